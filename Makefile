@@ -1,0 +1,42 @@
+# OpenSCC top-level commands (README): make, make demo, make test, make bench.
+BUILD      ?= build
+ASAN_BUILD ?= build-asan
+PREFIX     ?= /usr/local
+JOBS       ?= 2
+PYTHON     ?= python3
+
+.PHONY: all build demo test test-unit test-integration test-asan bench install clean deps
+
+all: build
+
+deps:
+	@sh scripts/install-deps.sh
+
+$(BUILD)/Makefile:
+	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release
+
+build: $(BUILD)/Makefile
+	cmake --build $(BUILD) -j$(JOBS)
+
+$(ASAN_BUILD)/Makefile:
+	cmake -S . -B $(ASAN_BUILD) -DCMAKE_BUILD_TYPE=Debug -DOPENSCC_SANITIZE=ON
+
+test-asan-build: $(ASAN_BUILD)/Makefile
+	cmake --build $(ASAN_BUILD) -j$(JOBS)
+
+demo: deps build
+	@sh scripts/demo.sh $(BUILD)
+
+test: deps build test-asan-build
+	cd $(BUILD) && ctest --output-on-failure
+	cd $(ASAN_BUILD) && ctest --output-on-failure
+	$(PYTHON) -m pytest -q tests/integration
+
+bench: deps build
+	$(PYTHON) bench/run_bench.py
+
+install: build
+	cmake --install $(BUILD) --prefix $(PREFIX)
+
+clean:
+	rm -rf $(BUILD) $(ASAN_BUILD)

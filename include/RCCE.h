@@ -1,0 +1,234 @@
+/*
+ * RCCE.h - OpenSCC's source-compatible RCCE 1.0.13 / 2.0 interface.
+ *
+ * Programs written for Intel's SCC against RCCE compile unmodified against
+ * this header.  Compile-time options, as in RCCE:
+ *   -DGORY                 the "gory" interface (user-managed MPB and flags)
+ *   -DSINGLEBITFLAGS       flags are single bits packed 256 to a line
+ *                          (default: big flags, one 32-byte line per flag)
+ *   -DRC_POWER_MANAGEMENT  the power-management API
+ *
+ * The library is built once.  Entry points whose C signature depends on the
+ * options are renamed here (e.g. RCCE_send -> RCCE_send_gory) so one library
+ * serves every combination; the names in your source stay RCCE's.
+ */
+#ifndef RCCE_H
+#define RCCE_H
+
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define _RCCE "2.0 (OpenSCC)"
+#define OPENSCC_RCCE 1
+
+/* RCCE programs name their entry RCCE_APP; one OS process per UE, so it is main. */
+#ifndef RCCE_APP
+#define RCCE_APP main
+#endif
+
+#define STDERR stdout
+
+#define LOG2_LINE_SIZE 5
+#define RCCE_LINE_SIZE (1 << LOG2_LINE_SIZE)
+/* MPB bytes per UE on the SCC preset (scc-reference.md section 1, "MPB"). */
+#define RCCE_BUFF_SIZE_MAX (1 << 13)
+/* Largest job OpenSCC runs (parametric meshes up to 1024 cores). */
+#define RCCE_MAXNP 1024
+
+#define RCCE_SUCCESS 0
+#define RCCE_ERROR_BASE 1234321
+#define RCCE_ERROR_TARGET (RCCE_ERROR_BASE + 1)
+#define RCCE_ERROR_SOURCE (RCCE_ERROR_BASE + 2)
+#define RCCE_ERROR_ID (RCCE_ERROR_BASE + 3)
+#define RCCE_ERROR_MESSAGE_LENGTH (RCCE_ERROR_BASE + 4)
+#define RCCE_ERROR_FLAG_UNDEFINED (RCCE_ERROR_BASE + 5)
+#define RCCE_ERROR_NUM_UES (RCCE_ERROR_BASE + 6)
+#define RCCE_ERROR_DATA_OVERLAP (RCCE_ERROR_BASE + 7)
+#define RCCE_ERROR_ALIGNMENT (RCCE_ERROR_BASE + 8)
+#define RCCE_ERROR_DEBUG_FLAG (RCCE_ERROR_BASE + 9)
+#define RCCE_ERROR_FLAG_NOT_IN_COMM_BUFFER (RCCE_ERROR_BASE + 10)
+#define RCCE_ERROR_FLAG_STATUS_UNDEFINED (RCCE_ERROR_BASE + 11)
+#define RCCE_ERROR_FLAG_NOT_ALLOCATED (RCCE_ERROR_BASE + 12)
+#define RCCE_ERROR_VAL_UNDEFINED (RCCE_ERROR_BASE + 13)
+#define RCCE_ERROR_INVALID_ERROR_CODE (RCCE_ERROR_BASE + 14)
+#define RCCE_ERROR_RPC_NOT_ALLOCATED (RCCE_ERROR_BASE + 15)
+#define RCCE_ERROR_RPC_INTERNAL (RCCE_ERROR_BASE + 16)
+#define RCCE_ERROR_MULTIPLE_RPC_REQUESTS (RCCE_ERROR_BASE + 17)
+#define RCCE_ERROR_FDIVIDER (RCCE_ERROR_BASE + 18)
+#define RCCE_ERROR_FREQ_EXCEEDS_MHZ (RCCE_ERROR_BASE + 19)
+#define RCCE_ERROR_NO_ACTIVE_RPC_REQUEST (RCCE_ERROR_BASE + 20)
+#define RCCE_ERROR_STALE_RPC_REQUEST (RCCE_ERROR_BASE + 21)
+#define RCCE_ERROR_COMM_UNDEFINED (RCCE_ERROR_BASE + 22)
+#define RCCE_ERROR_ILLEGAL_OP (RCCE_ERROR_BASE + 23)
+#define RCCE_ERROR_ILLEGAL_TYPE (RCCE_ERROR_BASE + 24)
+#define RCCE_ERROR_MALLOC (RCCE_ERROR_BASE + 25)
+#define RCCE_ERROR_COMM_INITIALIZED (RCCE_ERROR_BASE + 26)
+#define RCCE_ERROR_CORE_NOT_IN_HOSTFILE (RCCE_ERROR_BASE + 27)
+#define RCCE_MAX_ERROR_STRING 45
+
+#define RCCE_DEBUG_ALL 111111
+#define RCCE_DEBUG_SYNCH 111444
+#define RCCE_DEBUG_COMM 111555
+#define RCCE_DEBUG_RPC 111666
+#define RCCE_DEBUG_DEBUG 111888
+
+#define RCCE_FLAG_SET 1
+#define RCCE_FLAG_UNSET 0
+
+#define RCCE_NUM_OPS 4
+#define RCCE_OP_BASE 23232323
+#define RCCE_SUM (RCCE_OP_BASE)
+#define RCCE_MIN (RCCE_OP_BASE + 1)
+#define RCCE_MAX (RCCE_OP_BASE + 2)
+#define RCCE_PROD (RCCE_OP_BASE + 3)
+
+#define RCCE_TYPE_BASE 63636363
+#define RCCE_INT (RCCE_TYPE_BASE)
+#define RCCE_LONG (RCCE_TYPE_BASE + 1)
+#define RCCE_FLOAT (RCCE_TYPE_BASE + 2)
+#define RCCE_DOUBLE (RCCE_TYPE_BASE + 3)
+
+/* Pointer into the MPB or the off-chip shared region. */
+typedef volatile unsigned char *t_vcharp;
+
+#ifdef SINGLEBITFLAGS
+#define RCCE_FLAGS_PER_BYTE 8
+typedef struct {
+  int location;          /* bit within the line, 0..255 */
+  t_vcharp line_address; /* start of the 32-byte line holding the flag */
+} RCCE_FLAG;
+#else
+#define RCCE_FLAGS_PER_BYTE 1
+/* Big flags: each flag is one whole 32-byte MPB line; the first int is the flag. */
+typedef volatile int *RCCE_FLAG;
+#endif
+#define RCCE_FLAGS_PER_LINE (RCCE_LINE_SIZE * RCCE_FLAGS_PER_BYTE)
+
+typedef int RCCE_FLAG_STATUS;
+
+/* A communicator.  The layout is the same whatever the flag mode. */
+typedef struct {
+  int size;
+  int my_rank;
+  int initialized;
+  int member[RCCE_MAXNP];
+  int barrier_line; /* OpenSCC: MPB line of member[0] holding the barrier */
+  int label;        /* OpenSCC: creation order, for diagnostics */
+} RCCE_COMM;
+
+#if defined(SINGLEBITFLAGS) && defined(GORY)
+#define RCCE_init RCCE_init_gory_singlebit
+#elif defined(SINGLEBITFLAGS)
+#define RCCE_init RCCE_init_singlebit
+#elif defined(GORY)
+#define RCCE_init RCCE_init_gory
+#endif
+#ifdef SINGLEBITFLAGS
+#define RCCE_flag_alloc RCCE_flag_alloc_singlebit
+#define RCCE_flag_free RCCE_flag_free_singlebit
+#define RCCE_flag_write RCCE_flag_write_singlebit
+#define RCCE_flag_read RCCE_flag_read_singlebit
+#define RCCE_wait_until RCCE_wait_until_singlebit
+#ifdef GORY
+#define RCCE_send RCCE_send_gory_singlebit
+#define RCCE_recv RCCE_recv_gory_singlebit
+#define RCCE_recv_test RCCE_recv_test_gory_singlebit
+#endif
+#elif defined(GORY)
+#define RCCE_send RCCE_send_gory
+#define RCCE_recv RCCE_recv_gory
+#define RCCE_recv_test RCCE_recv_test_gory
+#endif
+
+int RCCE_init(int *argc, char ***argv);
+int RCCE_finalize(void);
+double RCCE_wtime(void);
+int RCCE_ue(void);
+int RCCE_num_ues(void);
+
+/* MPB space and one-sided copies. */
+t_vcharp RCCE_malloc(size_t size);
+t_vcharp RCCE_malloc_request(size_t size, size_t *chunk);
+void RCCE_free(t_vcharp ptr);
+int RCCE_put(t_vcharp target, t_vcharp source, int num_bytes, int ID);
+int RCCE_get(t_vcharp target, t_vcharp source, int num_bytes, int ID);
+
+/* Flags. */
+int RCCE_flag_alloc(RCCE_FLAG *flag);
+int RCCE_flag_free(RCCE_FLAG *flag);
+int RCCE_flag_write(RCCE_FLAG *flag, RCCE_FLAG_STATUS val, int ID);
+int RCCE_flag_read(RCCE_FLAG flag, RCCE_FLAG_STATUS *val, int ID);
+int RCCE_wait_until(RCCE_FLAG flag, RCCE_FLAG_STATUS val);
+
+#ifdef GORY
+int RCCE_send(char *privbuf, t_vcharp combuf, size_t chunk, RCCE_FLAG *ready,
+              RCCE_FLAG *sent, size_t size, int dest);
+int RCCE_recv(char *privbuf, t_vcharp combuf, size_t chunk, RCCE_FLAG *ready,
+              RCCE_FLAG *sent, size_t size, int source);
+int RCCE_recv_test(char *privbuf, t_vcharp combuf, size_t chunk, RCCE_FLAG *ready,
+                   RCCE_FLAG *sent, size_t size, int source, int *test);
+#else
+int RCCE_send(char *privbuf, size_t size, int dest);
+int RCCE_recv(char *privbuf, size_t size, int source);
+int RCCE_recv_test(char *privbuf, size_t size, int source, int *test);
+#endif
+
+#ifndef GORY
+/* Collectives, as in RCCE: basic interface only. */
+int RCCE_allreduce(char *inbuf, char *outbuf, int num, int type, int op, RCCE_COMM comm);
+int RCCE_reduce(char *inbuf, char *outbuf, int num, int type, int op, int root, RCCE_COMM comm);
+int RCCE_bcast(char *buf, size_t num, int root, RCCE_COMM comm);
+#endif
+
+/* Off-chip shared memory (uncached on the SCC; RCCE_shflush makes writes visible). */
+t_vcharp RCCE_shmalloc(size_t size);
+void RCCE_shfree(t_vcharp ptr);
+void RCCE_shflush(void);
+
+/* Test-and-set locks, one per core. */
+void RCCE_acquire_lock(int ID);
+void RCCE_release_lock(int ID);
+
+/* Communicators. */
+int RCCE_global_color(int rank, void *nothing);
+int RCCE_comm_split(int (*color)(int, void *), void *aux, RCCE_COMM *comm);
+int RCCE_comm_free(RCCE_COMM *comm);
+int RCCE_comm_size(RCCE_COMM comm, int *size);
+int RCCE_comm_rank(RCCE_COMM comm, int *rank);
+void RCCE_fence(void);
+int RCCE_barrier(RCCE_COMM *comm);
+
+int RCCE_error_string(int err_no, char *error_string, int *string_length);
+int RCCE_debug_set(int level);
+int RCCE_debug_unset(int level);
+
+extern RCCE_COMM RCCE_COMM_WORLD;
+
+#ifdef RC_POWER_MANAGEMENT
+typedef struct {
+  int release;
+  int old_voltage_level;
+  int new_voltage_level;
+  int old_frequency_divider;
+  int new_frequency_divider;
+  long long start_cycle;
+} RCCE_REQUEST;
+#define RCCE_POWER_DEFAULT -99999
+int RCCE_power_domain(void);
+int RCCE_iset_power(int freq_div, RCCE_REQUEST *req, int *new_freq_div, int *new_voltage_level);
+int RCCE_wait_power(RCCE_REQUEST *req);
+int RCCE_set_frequency_divider(int freq_div, int *new_freq_div);
+int RCCE_power_domain_master(void);
+int RCCE_power_domain_size(void);
+extern RCCE_COMM RCCE_P_COMM;
+#endif
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* RCCE_H */

@@ -1,0 +1,29 @@
+/*
+ * RCCE_lib.h - RCCE's internal names that SCC programs and libraries built
+ * on RCCE (iRCCE, RCKMPI ports) commonly touch.  Valid after RCCE_init.
+ */
+#ifndef RCCE_LIB_H
+#define RCCE_LIB_H
+
+#include "RCCE.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define RCCE_BUFF_SIZE RCCE_BUFF_SIZE_MAX
+
+extern int RCCE_IAM;                         /* my UE number */
+extern int RCCE_NP;                          /* number of UEs */
+extern t_vcharp RCCE_comm_buffer[RCCE_MAXNP]; /* start of each UE's MPB */
+extern t_vcharp RCCE_buff_ptr;               /* basic interface: my send buffer in my MPB */
+extern size_t RCCE_chunk;                    /* basic interface: its size in bytes */
+extern int RCCE_debug_synch, RCCE_debug_comm, RCCE_debug_debug, RCCE_debug_RPC;
+
+/* CL1INVMB on the SCC; a no-op on a coherent host, kept for source compatibility. */
+void RCCE_cache_invalidate(void);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

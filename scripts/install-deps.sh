@@ -1,0 +1,20 @@
+#!/bin/sh
+# Install what the build and tests need on a fresh Debian 12 machine.
+# Skips everything already present, so it is cheap to run every time.
+set -e
+need=""
+command -v cmake >/dev/null 2>&1 || need="$need cmake"
+command -v cc >/dev/null 2>&1 || need="$need gcc"
+command -v make >/dev/null 2>&1 || need="$need make"
+python3 -c 'import pytest' >/dev/null 2>&1 || pyneed=1
+if [ -n "$need" ]; then
+  if [ "$(id -u)" = 0 ]; then
+    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $need
+  else
+    echo "install-deps: missing$need; install them (e.g. sudo apt-get install$need)" >&2
+    exit 1
+  fi
+fi
+if [ -n "${pyneed:-}" ]; then
+  python3 -m pip install -q pytest || { echo "install-deps: cannot install pytest" >&2; exit 1; }
+fi

@@ -1,0 +1,82 @@
+/*
+ * chip layer: a pure description of an SCC-like chip and its geometry.
+ * No state, no I/O beyond reading a chip file.  Every default lives in
+ * chip_preset.c with the scc-reference.md row it comes from.
+ */
+#ifndef OPENSCC_CHIP_H
+#define OPENSCC_CHIP_H
+
+#include <stddef.h>
+
+#define CHIP_MAX_CORES 1024
+#define CHIP_MAX_MC 16
+#define CHIP_MAX_VLEVELS 16
+#define CHIP_NAME_LEN 64
+
+struct chip_mc {
+  int tile_x, tile_y; /* router the memory controller hangs off */
+};
+
+struct chip_vlevel {
+  double volts;
+  int max_tile_mhz; /* highest tile frequency allowed at this voltage */
+};
+
+struct chip_desc {
+  char name[CHIP_NAME_LEN];
+  int tiles_x, tiles_y;      /* mesh size in tiles */
+  int cores_per_tile;
+  int line_bytes;            /* transfer granularity on the mesh */
+  int mpb_bytes_per_core;    /* message passing buffer per core */
+  int n_mc;
+  struct chip_mc mc[CHIP_MAX_MC];
+  int vdomain_tiles_x;       /* a voltage domain is a block of tiles */
+  int vdomain_tiles_y;
+  int global_clock_mhz;      /* tile MHz = global / divider */
+  int divider_min, divider_max;
+  int default_divider;
+  int mesh_mhz;
+  int ddr_mhz;
+  int n_vlevels;
+  struct chip_vlevel vlevel[CHIP_MAX_VLEVELS];
+};
+
+/* Geometry of one core. */
+struct chip_core_pos {
+  int x, y, z; /* tile coordinates and core index within the tile */
+};
+
+/* Fill *out with a preset: "scc", or a parametric mesh "WxH" / "WxHxC"
+ * optionally followed by ":MPB_BYTES" (e.g. "8x8x2:16384").
+ * Returns 0, or -1 with a message in err. */
+int chip_preset(const char *name, struct chip_desc *out, char *err, size_t errlen);
+
+/* Resolve a --chip argument: a preset name or the path of a chip file.
+ * A chip file holds "key = value" lines (see docs/chips.md). */
+int chip_load(const char *name_or_path, struct chip_desc *out, char *err, size_t errlen);
+
+/* Check internal consistency (sizes, ranges, core count <= CHIP_MAX_CORES). */
+int chip_validate(const struct chip_desc *c, char *err, size_t errlen);
+
+int chip_num_cores(const struct chip_desc *c);
+int chip_num_tiles(const struct chip_desc *c);
+struct chip_core_pos chip_core_pos(const struct chip_desc *c, int core);
+int chip_core_id(const struct chip_desc *c, int x, int y, int z);
+int chip_tile_of_core(const struct chip_desc *c, int core);
+
+/* Routers crossed between two cores' tiles under XY routing (0 on one tile). */
+int chip_mesh_hops(const struct chip_desc *c, int core_a, int core_b);
+/* Hops from a core's tile to a memory controller's router. */
+int chip_mc_hops(const struct chip_desc *c, int core, int mc);
+/* The memory controller closest to a core (ties: lowest index). */
+int chip_nearest_mc(const struct chip_desc *c, int core);
+
+int chip_num_voltage_domains(const struct chip_desc *c);
+int chip_voltage_domain(const struct chip_desc *c, int core);
+int chip_frequency_domain(const struct chip_desc *c, int core); /* = tile */
+
+int chip_tile_mhz(const struct chip_desc *c, int divider);
+/* Lowest voltage level whose frequency cap admits the divider, or -1. */
+int chip_vlevel_for_divider(const struct chip_desc *c, int divider);
+
+#endif

@@ -1,0 +1,112 @@
+/* Chip presets.  Each constant cites its row in shared/scc-reference.md. */
+#include "chip.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void scc_preset(struct chip_desc *c) {
+  memset(c, 0, sizeof *c);
+  snprintf(c->name, sizeof c->name, "scc");
+  c->tiles_x = 6;               /* ref 1 "mesh": 6 x 4 tiles */
+  c->tiles_y = 4;
+  c->cores_per_tile = 2;        /* ref 1 "mesh": 2 P54C cores per tile */
+  c->line_bytes = 32;           /* ref 1 "cache line": 32 bytes */
+  c->mpb_bytes_per_core = 8192; /* ref 1 "MPB": 16 KB per tile = 8 KB per core */
+  /* ref 1 "memory": controllers at the x=0 and x=5 edges of rows 0 and 2 */
+  c->n_mc = 4;
+  c->mc[0] = (struct chip_mc){0, 0};
+  c->mc[1] = (struct chip_mc){5, 0};
+  c->mc[2] = (struct chip_mc){0, 2};
+  c->mc[3] = (struct chip_mc){5, 2};
+  c->vdomain_tiles_x = 2;       /* ref 1 "voltage domains": 6 domains of 2x2 tiles */
+  c->vdomain_tiles_y = 2;
+  c->global_clock_mhz = 1600;   /* ref 1 "clocks": global 1600 MHz */
+  c->divider_min = 2;           /* ref 1 "clocks": divider 2..16 */
+  c->divider_max = 16;
+  c->default_divider = 3;       /* ref 1 "clocks": default 533 MHz tile */
+  c->mesh_mhz = 800;            /* ref 1 "clocks": mesh 800 MHz */
+  c->ddr_mhz = 800;             /* ref 1 "clocks": 800 MHz DDR3 */
+  /* ref 2: RCCE's table, level: volts, highest tile MHz allowed */
+  static const struct chip_vlevel rcce_table[] = {
+      {0.7, 460}, {0.8, 598}, {0.9, 644}, {1.0, 748}, {1.1, 875}, {1.2, 1024}, {1.3, 1198}};
+  c->n_vlevels = (int)(sizeof rcce_table / sizeof rcce_table[0]);
+  memcpy(c->vlevel, rcce_table, sizeof rcce_table);
+}
+
+/* "WxH[xC][:MPB]": the SCC's rules on another mesh.  Memory controllers sit
+ * where the SCC has them: the west and east edges of row 0 and row H/2. */
+static int parametric_preset(const char *name, struct chip_desc *c, char *err, size_t errlen) {
+  int w = 0, h = 0, cpt = 2, mpb = 8192, used = 0;
+  char tail[32] = "";
+  int n = sscanf(name, "%dx%d%n", &w, &h, &used);
+  if (n != 2) return -1;
+  const char *rest = name + used;
+  if (*rest == 'x') {
+    int more = 0;
+    if (sscanf(rest, "x%d%n", &cpt, &more) != 1) goto bad;
+    rest += more;
+  }
+  if (*rest == ':') {
+    int more = 0;
+    if (sscanf(rest, ":%d%n", &mpb, &more) != 1) goto bad;
+    rest += more;
+  }
+  if (sscanf(rest, "%31s", tail) == 1) goto bad;
+  scc_preset(c);
+  snprintf(c->name, sizeof c->name, "%s", name);
+  c->tiles_x = w;
+  c->tiles_y = h;
+  c->cores_per_tile = cpt;
+  c->mpb_bytes_per_core = mpb;
+  c->n_mc = 0;
+  int rows[2] = {0, h / 2};
+  for (int r = 0; r < (h > 1 ? 2 : 1); r++) {
+    c->mc[c->n_mc++] = (struct chip_mc){0, rows[r]};
+    if (w > 1) c->mc[c->n_mc++] = (struct chip_mc){w - 1, rows[r]};
+  }
+  return chip_validate(c, err, errlen);
+bad:
+  snprintf(err, errlen, "bad parametric chip name '%s' (expected WxH, WxHxC or WxHxC:MPB_BYTES)", name);
+  return -1;
+}
+
+int chip_preset(const char *name, struct chip_desc *out, char *err, size_t errlen) {
+  err[0] = '\0';
+  if (strcmp(name, "scc") == 0) {
+    scc_preset(out);
+    return 0;
+  }
+  if (name[0] >= '0' && name[0] <= '9') {
+    int rc = parametric_preset(name, out, err, errlen);
+    if (rc == 0 || err[0]) return rc;
+  }
+  snprintf(err, errlen, "unknown chip '%s' (presets: scc, WxH[xC][:MPB_BYTES], or a chip file)", name);
+  return -1;
+}
+
+int chip_validate(const struct chip_desc *c, char *err, size_t errlen) {
+  const char *why = NULL;
+  if (c->tiles_x < 1 || c->tiles_y < 1 || c->cores_per_tile < 1) why = "mesh dimensions must be >= 1";
+  else if (c->tiles_x * c->tiles_y * c->cores_per_tile > CHIP_MAX_CORES) why = "more than 1024 cores";
+  else if (c->line_bytes < 8 || (c->line_bytes & (c->line_bytes - 1))) why = "line_bytes must be a power of two >= 8";
+  else if (c->mpb_bytes_per_core < 4 * c->line_bytes || c->mpb_bytes_per_core % c->line_bytes)
+    why = "mpb_bytes_per_core must be a multiple of line_bytes, at least 4 lines";
+  else if (c->mpb_bytes_per_core > (1 << 20)) why = "mpb_bytes_per_core above 1 MiB";
+  else if (c->n_mc < 1 || c->n_mc > CHIP_MAX_MC) why = "need 1..16 memory controllers";
+  else if (c->vdomain_tiles_x < 1 || c->vdomain_tiles_y < 1) why = "voltage domain size must be >= 1 tile";
+  else if (c->divider_min < 1 || c->divider_max < c->divider_min) why = "bad divider range";
+  else if (c->default_divider < c->divider_min || c->default_divider > c->divider_max)
+    why = "default_divider outside the divider range";
+  else if (c->global_clock_mhz < 1 || c->mesh_mhz < 1 || c->ddr_mhz < 1) why = "clocks must be positive";
+  else if (c->n_vlevels < 1 || c->n_vlevels > CHIP_MAX_VLEVELS) why = "need 1..16 voltage levels";
+  for (int i = 0; !why && i < c->n_mc; i++)
+    if (c->mc[i].tile_x < 0 || c->mc[i].tile_x >= c->tiles_x || c->mc[i].tile_y < 0 ||
+        c->mc[i].tile_y >= c->tiles_y)
+      why = "a memory controller lies outside the mesh";
+  if (why) {
+    snprintf(err, errlen, "chip '%s': %s", c->name, why);
+    return -1;
+  }
+  return 0;
+}

@@ -1,0 +1,165 @@
+/* Job segment: creation, mapping, removal and stale-segment cleanup. */
+#define _GNU_SOURCE
+#include "segment.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+static uint64_t align_up(uint64_t v, uint64_t a) { return (v + a - 1) / a * a; }
+
+static void compute_layout(const struct hw_job_params *p, struct hw_header *h) {
+  uint64_t off = align_up(sizeof *h, HW_HOST_LINE);
+  h->ue_off = off;
+  off = align_up(off + sizeof(struct hw_ue) * (uint64_t)p->nue, HW_HOST_LINE);
+  h->config_off = off;
+  off = align_up(off + sizeof(struct hw_config), HW_HOST_LINE);
+  h->tas_off = off;
+  off = align_up(off + sizeof(struct hw_tas) * (uint64_t)chip_num_cores(&p->chip), 4096);
+  h->mpb_off = off;
+  off = align_up(off + (uint64_t)p->chip.mpb_bytes_per_core * chip_num_cores(&p->chip), 4096);
+  h->shared_off = off;
+  h->shared_bytes = align_up(p->shared_bytes, 4096);
+  h->total_bytes = off + h->shared_bytes;
+}
+
+static void init_contents(const struct hw_job_params *p, struct hw_job *job) {
+  struct hw_header *h = job->hdr;
+  h->version = HW_VERSION;
+  h->nue = (uint32_t)p->nue;
+  h->chip = p->chip;
+  h->launcher_pid = (int32_t)getpid();
+  h->debug = p->debug;
+  h->spin_limit = p->spin_limit;
+  h->single_copy = p->single_copy;
+  h->oversubscribed = p->oversubscribed;
+  for (int u = 0; u < p->nue; u++) {
+    hw_ue(job, u)->core = p->ue_core[u];
+    hw_ue(job, u)->wait.peer = -1;
+  }
+  struct hw_config *cfg = hw_config(job);
+  int vl = chip_vlevel_for_divider(&p->chip, p->initial_divider);
+  for (int t = 0; t < chip_num_tiles(&p->chip); t++) cfg->tile_divider[t] = p->initial_divider;
+  for (int d = 0; d < chip_num_voltage_domains(&p->chip); d++) cfg->domain_vlevel[d] = vl;
+  /* The magic goes last: a reader that sees it sees a complete header. */
+  __atomic_store_n(&h->magic, HW_MAGIC, __ATOMIC_RELEASE);
+}
+
+static int map_fd(int fd, size_t bytes, struct hw_job *job, char *err, size_t errlen) {
+  void *p = mmap(HW_MAP_HINT, bytes, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED_NOREPLACE, fd, 0);
+  if (p == MAP_FAILED) p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+  if (p == MAP_FAILED) {
+    snprintf(err, errlen, "cannot map the job segment (%zu bytes): %s", bytes, strerror(errno));
+    return -1;
+  }
+  job->base = p;
+  job->hdr = p;
+  job->bytes = bytes;
+  job->fd = fd;
+  return 0;
+}
+
+static int size_and_map(int fd, const struct hw_job_params *p, struct hw_job *job, char *err, size_t errlen) {
+  struct hw_header layout;
+  memset(&layout, 0, sizeof layout);
+  compute_layout(p, &layout);
+  if (ftruncate(fd, (off_t)layout.total_bytes) != 0) {
+    snprintf(err, errlen, "cannot size the job segment to %llu bytes: %s",
+             (unsigned long long)layout.total_bytes, strerror(errno));
+    return -1;
+  }
+  if (map_fd(fd, layout.total_bytes, job, err, errlen) != 0) return -1;
+  memcpy(job->hdr, &layout, sizeof layout);
+  init_contents(p, job);
+  return 0;
+}
+
+int hw_job_create(const struct hw_job_params *p, struct hw_job *job, char *err, size_t errlen) {
+  memset(job, 0, sizeof *job);
+  struct timespec ts;
+  clock_gettime(CLOCK_REALTIME, &ts);
+  snprintf(job->name, sizeof job->name, "/" HW_SHM_PREFIX "%u-%d-%lx", (unsigned)getuid(), (int)getpid(),
+           (unsigned long)(ts.tv_nsec ^ ts.tv_sec));
+  int fd = shm_open(job->name, O_RDWR | O_CREAT | O_EXCL, 0600);
+  if (fd < 0) {
+    snprintf(err, errlen, "cannot create shared-memory segment %s: %s", job->name, strerror(errno));
+    return -1;
+  }
+  if (size_and_map(fd, p, job, err, errlen) != 0) {
+    shm_unlink(job->name);
+    close(fd);
+    return -1;
+  }
+  return 0;
+}
+
+int hw_job_create_private(const struct hw_job_params *p, struct hw_job *job, char *err, size_t errlen) {
+  memset(job, 0, sizeof *job);
+  int fd = memfd_create("openscc-private", MFD_CLOEXEC);
+  if (fd < 0) {
+    snprintf(err, errlen, "memfd_create failed: %s", strerror(errno));
+    return -1;
+  }
+  if (size_and_map(fd, p, job, err, errlen) != 0) {
+    close(fd);
+    return -1;
+  }
+  return 0;
+}
+
+int hw_job_attach(int fd, struct hw_job *job, char *err, size_t errlen) {
+  memset(job, 0, sizeof *job);
+  struct stat st;
+  if (fstat(fd, &st) != 0 || (size_t)st.st_size < sizeof(struct hw_header)) {
+    snprintf(err, errlen, "fd %d is not an OpenSCC job segment", fd);
+    return -1;
+  }
+  if (map_fd(fd, (size_t)st.st_size, job, err, errlen) != 0) return -1;
+  if (__atomic_load_n(&job->hdr->magic, __ATOMIC_ACQUIRE) != HW_MAGIC || job->hdr->version != HW_VERSION ||
+      job->hdr->total_bytes != (uint64_t)st.st_size) {
+    snprintf(err, errlen, "fd %d holds no OpenSCC job segment of version %d", fd, HW_VERSION);
+    munmap(job->base, job->bytes);
+    job->base = NULL;
+    return -1;
+  }
+  return 0;
+}
+
+void hw_job_detach(struct hw_job *job) {
+  if (job->base) munmap(job->base, job->bytes);
+  job->base = NULL;
+  job->hdr = NULL;
+}
+
+void hw_job_unlink(struct hw_job *job) {
+  if (job->name[0]) shm_unlink(job->name);
+  job->name[0] = '\0';
+}
+
+int hw_clean_stale_segments(void) {
+  char prefix[64];
+  snprintf(prefix, sizeof prefix, HW_SHM_PREFIX "%u-", (unsigned)getuid());
+  DIR *d = opendir("/dev/shm");
+  if (!d) return 0;
+  int cleaned = 0;
+  struct dirent *e;
+  while ((e = readdir(d)) != NULL) {
+    if (strncmp(e->d_name, prefix, strlen(prefix)) != 0) continue;
+    int pid = atoi(e->d_name + strlen(prefix));
+    if (pid <= 0 || (kill(pid, 0) != 0 && errno == ESRCH)) {
+      char name[300];
+      snprintf(name, sizeof name, "/%s", e->d_name);
+      if (shm_unlink(name) == 0) cleaned++;
+    }
+  }
+  closedir(d);
+  return cleaned;
+}

@@ -1,0 +1,156 @@
+/*
+ * hw layer: the emulated hardware of one job, in one shared-memory segment.
+ *
+ * Layout (every part aligned to a host cache line, 64 B):
+ *   header | per-UE blocks | config registers | test-and-set registers |
+ *   MPBs (one per core of the chip) | off-chip shared region
+ * The launcher creates the segment; every UE maps it from an inherited fd.
+ */
+#ifndef OPENSCC_HW_SEGMENT_H
+#define OPENSCC_HW_SEGMENT_H
+
+#include <stdatomic.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "../chip/chip.h"
+
+#define HW_MAGIC 0x214343536e65704fULL /* "OpenSCC!" */
+#define HW_VERSION 1
+#define HW_HOST_LINE 64
+#define HW_MAX_UES CHIP_MAX_CORES
+#define HW_SHM_PREFIX "openscc-"
+#define HW_ALIGNED __attribute__((aligned(HW_HOST_LINE)))
+
+/* Where UEs try to map the segment, so MPB and shared-region pointers are
+ * equal in every UE (as on the SCC).  Falls back to any address. */
+#define HW_MAP_HINT ((void *)0x5e0000000000ULL)
+
+enum hw_ue_state {
+  HW_UE_NOT_STARTED = 0, /* forked, RCCE_init not reached */
+  HW_UE_RUNNING = 1,
+  HW_UE_BLOCKED = 2,     /* asleep in the runtime; wait descriptor valid */
+  HW_UE_FINALIZED = 3,   /* RCCE_finalize done */
+};
+
+enum hw_wait_kind {
+  HW_WAIT_NONE = 0,
+  HW_WAIT_RECV,    /* RCCE_recv: data from peer */
+  HW_WAIT_SEND,    /* RCCE_send: peer to take the data */
+  HW_WAIT_FLAG,    /* RCCE_wait_until on a user flag */
+  HW_WAIT_BARRIER, /* barrier of a communicator */
+  HW_WAIT_LOCK,    /* test-and-set lock of core peer */
+};
+
+/* What a sleeping UE waits for: read by the launcher's deadlock report. */
+struct hw_wait_desc {
+  int32_t kind;
+  int32_t peer;        /* UE waited for, or -1 */
+  int32_t comm_size;   /* barrier: communicator size */
+  int32_t comm_label;  /* barrier: communicator creation order (0 = world) */
+  uint32_t mpb_offset; /* flag: line offset in the waiter's MPB */
+  int32_t value;       /* flag: value waited for */
+  uint64_t futex_off;  /* segment offset of the futex word slept on */
+  uint32_t futex_val;  /* value it was expected to hold while asleep */
+  int32_t comm_members[4]; /* barrier: first members, for the report */
+};
+
+struct hw_counters {
+  uint64_t msgs_sent, bytes_sent, msgs_recv, bytes_recv;
+  uint64_t puts, put_bytes, gets, get_bytes;
+  uint64_t flag_writes, barriers, sleeps;
+};
+
+struct hw_ue {
+  /* Doorbell: written by the UE when it goes to sleep, read by writers. */
+  _Atomic uint32_t doorbell_seq HW_ALIGNED;
+  _Atomic int32_t sleeping;
+  /* State, written by the UE, read by the launcher. */
+  _Atomic int32_t state HW_ALIGNED;
+  int32_t core;
+  int32_t pid;
+  struct hw_wait_desc wait;
+  struct hw_counters counters;
+};
+
+struct hw_tas {
+  _Atomic int32_t locked HW_ALIGNED; /* one test-and-set register per core */
+  _Atomic int32_t waiters;
+};
+
+struct hw_config {
+  _Atomic int32_t tile_divider[CHIP_MAX_CORES];  /* per frequency domain (tile) */
+  _Atomic int32_t domain_vlevel[CHIP_MAX_CORES]; /* per voltage domain */
+  _Atomic int32_t domain_pending[CHIP_MAX_CORES]; /* a voltage request in flight */
+};
+
+enum hw_flag_mode { HW_FLAGS_UNSET = 0, HW_FLAGS_BIG = 1, HW_FLAGS_SINGLEBIT = 2 };
+enum hw_iface { HW_IFACE_UNSET = 0, HW_IFACE_BASIC = 1, HW_IFACE_GORY = 2 };
+
+struct hw_header {
+  uint64_t magic;
+  uint32_t version;
+  uint32_t nue;
+  struct chip_desc chip;
+  int32_t launcher_pid;
+  int32_t debug;        /* print RCCE errors */
+  int32_t spin_limit;   /* polls before sleeping */
+  int32_t single_copy;  /* large messages copied once (native mode) */
+  int32_t oversubscribed; /* more UEs than host CPUs */
+  uint64_t ue_off, config_off, tas_off, mpb_off, shared_off, shared_bytes, total_bytes;
+  _Atomic int32_t flag_mode;  /* set by the first UE to initialise */
+  _Atomic int32_t iface;
+  _Atomic int32_t init_count; /* UEs that completed RCCE_init */
+  _Atomic int32_t cma_broken; /* cross-process copy refused: chunk instead */
+};
+
+struct hw_job_params {
+  int nue;
+  struct chip_desc chip;
+  int ue_core[HW_MAX_UES];
+  uint64_t shared_bytes;
+  int debug;
+  int initial_divider;
+  int spin_limit;
+  int single_copy;
+  int oversubscribed;
+};
+
+/* A mapping of a job segment in this process. */
+struct hw_job {
+  struct hw_header *hdr;
+  unsigned char *base;
+  size_t bytes;
+  int fd;
+  char name[64]; /* shm name, empty for private segments */
+};
+
+/* Launcher: create the segment (mode 0600, unique name).  The fd is left
+ * inheritable so UEs can map it.  Returns 0 or -1 with err set. */
+int hw_job_create(const struct hw_job_params *p, struct hw_job *job, char *err, size_t errlen);
+/* A single-UE segment for a program started without rccerun. */
+int hw_job_create_private(const struct hw_job_params *p, struct hw_job *job, char *err, size_t errlen);
+/* UE: map a segment from an inherited fd. */
+int hw_job_attach(int fd, struct hw_job *job, char *err, size_t errlen);
+void hw_job_detach(struct hw_job *job);
+/* Launcher: remove the segment's name (idempotent). */
+void hw_job_unlink(struct hw_job *job);
+/* Remove segments of this user whose launcher is dead; returns how many. */
+int hw_clean_stale_segments(void);
+
+static inline struct hw_ue *hw_ue(const struct hw_job *j, int ue) {
+  return (struct hw_ue *)(j->base + j->hdr->ue_off) + ue;
+}
+static inline struct hw_config *hw_config(const struct hw_job *j) {
+  return (struct hw_config *)(j->base + j->hdr->config_off);
+}
+static inline struct hw_tas *hw_tas(const struct hw_job *j, int core) {
+  return (struct hw_tas *)(j->base + j->hdr->tas_off) + core;
+}
+static inline unsigned char *hw_mpb(const struct hw_job *j, int core) {
+  return j->base + j->hdr->mpb_off + (size_t)core * (size_t)j->hdr->chip.mpb_bytes_per_core;
+}
+static inline unsigned char *hw_shared(const struct hw_job *j) { return j->base + j->hdr->shared_off; }
+
+#endif

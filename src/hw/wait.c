@@ -1,0 +1,90 @@
+/* Spin-then-futex waiting; see wait.h for the doorbell protocol. */
+#define _GNU_SOURCE
+#include "wait.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <linux/futex.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+static void futex_wait(volatile uint32_t *addr, uint32_t val) {
+  /* Shared futex: the word is in a MAP_SHARED segment used by several processes. */
+  syscall(SYS_futex, addr, FUTEX_WAIT, val, NULL, NULL, 0);
+}
+
+static void futex_wake(volatile uint32_t *addr, int n) { syscall(SYS_futex, addr, FUTEX_WAKE, n, NULL, NULL, 0); }
+
+static void enter_sleep(struct hw_job *j, struct hw_ue *u, const struct hw_wait_desc *why, volatile uint32_t *word,
+                        uint32_t val) {
+  u->wait = *why;
+  u->wait.futex_off = (uint64_t)((unsigned char *)word - j->base);
+  u->wait.futex_val = val;
+  u->counters.sleeps++;
+  __atomic_store_n(&u->state, HW_UE_BLOCKED, __ATOMIC_RELEASE);
+}
+
+static void leave_sleep(struct hw_ue *u) { __atomic_store_n(&u->state, HW_UE_RUNNING, __ATOMIC_RELEASE); }
+
+void hw_wait_cond(struct hw_job *j, int me, hw_cond_fn cond, void *arg, const struct hw_wait_desc *why) {
+  int spins = j->hdr->spin_limit;
+  for (int i = 0; i < spins; i++) {
+    if (cond(arg)) return;
+    hw_cpu_relax();
+  }
+  struct hw_ue *u = hw_ue(j, me);
+  volatile uint32_t *seq = (volatile uint32_t *)&u->doorbell_seq;
+  int slept = 0;
+  for (;;) {
+    uint32_t s = __atomic_load_n(seq, __ATOMIC_ACQUIRE);
+    __atomic_store_n(&u->sleeping, 1, __ATOMIC_RELAXED);
+    __atomic_thread_fence(__ATOMIC_SEQ_CST);
+    if (cond(arg)) break;
+    if (!slept) enter_sleep(j, u, why, seq, s);
+    slept = 1;
+    futex_wait(seq, s);
+    if (cond(arg)) break;
+  }
+  __atomic_store_n(&u->sleeping, 0, __ATOMIC_RELAXED);
+  if (slept) leave_sleep(u);
+}
+
+struct bits_arg {
+  volatile uint32_t *word;
+  uint32_t mask, want;
+};
+
+static int bits_match(void *p) {
+  struct bits_arg *a = p;
+  return (__atomic_load_n(a->word, __ATOMIC_ACQUIRE) & a->mask) == a->want;
+}
+
+void hw_wait_bits(struct hw_job *j, int me, volatile uint32_t *word, uint32_t mask, uint32_t want,
+                  const struct hw_wait_desc *why) {
+  struct bits_arg a = {word, mask, want};
+  hw_wait_cond(j, me, bits_match, &a, why);
+}
+
+void hw_wait_change(struct hw_job *j, int me, volatile uint32_t *word, uint32_t old, const struct hw_wait_desc *why) {
+  int spins = j->hdr->spin_limit;
+  for (int i = 0; i < spins; i++) {
+    if (__atomic_load_n(word, __ATOMIC_ACQUIRE) != old) return;
+    hw_cpu_relax();
+  }
+  struct hw_ue *u = hw_ue(j, me);
+  int slept = 0;
+  while (__atomic_load_n(word, __ATOMIC_ACQUIRE) == old) {
+    if (!slept) enter_sleep(j, u, why, word, old);
+    slept = 1;
+    futex_wait(word, old);
+  }
+  if (slept) leave_sleep(u);
+}
+
+void hw_wake_word(volatile uint32_t *word) { futex_wake(word, INT_MAX); }
+
+void hw_ring_slow(struct hw_job *j, int ue) {
+  struct hw_ue *u = hw_ue(j, ue);
+  __atomic_fetch_add(&u->doorbell_seq, 1, __ATOMIC_RELEASE);
+  futex_wake((volatile uint32_t *)&u->doorbell_seq, 1);
+}

@@ -1,0 +1,47 @@
+/*
+ * Waiting on emulated hardware: spin briefly, then sleep on a futex
+ * (DESIGN.md principle 3), so oversubscribed jobs make progress.
+ *
+ * Doorbell protocol.  A UE only ever sleeps on words in its own MPB (RCCE
+ * polls flags in the local MPB, seed 004 section IV), so each UE has one
+ * doorbell.  Waiter: read seq, set sleeping, full fence, re-check the
+ * condition, futex_wait(seq).  Writer: store, full fence, if sleeping then
+ * bump seq and futex_wake.  The two fences make it impossible for the waiter
+ * to miss the store while the writer misses the sleeper.
+ */
+#ifndef OPENSCC_HW_WAIT_H
+#define OPENSCC_HW_WAIT_H
+
+#include <stdint.h>
+
+#include "segment.h"
+
+typedef int (*hw_cond_fn)(void *arg);
+
+/* Block UE `me` until cond(arg) is true.  cond must only depend on memory
+ * that is written together with a hw_ring(me). */
+void hw_wait_cond(struct hw_job *j, int me, hw_cond_fn cond, void *arg, const struct hw_wait_desc *why);
+
+/* Block until (*word & mask) == want; word lies in the MPB of UE `me`. */
+void hw_wait_bits(struct hw_job *j, int me, volatile uint32_t *word, uint32_t mask, uint32_t want,
+                  const struct hw_wait_desc *why);
+
+/* Block until *word != old, sleeping on the word itself; pair with hw_wake_word. */
+void hw_wait_change(struct hw_job *j, int me, volatile uint32_t *word, uint32_t old, const struct hw_wait_desc *why);
+void hw_wake_word(volatile uint32_t *word);
+
+void hw_ring_slow(struct hw_job *j, int ue);
+
+/* Call after storing into the MPB of UE `ue` (or anything it waits on). */
+static inline void hw_ring(struct hw_job *j, int ue) {
+  __atomic_thread_fence(__ATOMIC_SEQ_CST);
+  if (__atomic_load_n(&hw_ue(j, ue)->sleeping, __ATOMIC_RELAXED)) hw_ring_slow(j, ue);
+}
+
+static inline void hw_cpu_relax(void) {
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_ia32_pause();
+#endif
+}
+
+#endif

@@ -1,0 +1,228 @@
+#define _GNU_SOURCE
+#include "options.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define DEFAULT_SHARED_BYTES (64ull << 20)
+
+static const char usage[] =
+    "usage: rccerun -nue N [options] [--] program [args...]\n"
+    "  -nue N, --nue N        number of UEs (emulated cores), one OS process each\n"
+    "  --cores LIST           place UE i on core LIST[i], e.g. 0,47 or 0-7,16 (default 0..N-1)\n"
+    "  -f FILE                SCC hostfile: core numbers, one per UE\n"
+    "  --chip NAME|FILE       chip: scc (default), WxH[xC][:MPB_BYTES], or a chip file\n"
+    "  -clock GHZ             initial tile clock, e.g. 0.533 (divider of the global clock)\n"
+    "  --timeout S            end the job after S seconds with a report of every UE\n"
+    "  --shm-size BYTES       off-chip shared memory for RCCE_shmalloc (default 64M; K/M/G suffixes)\n"
+    "  --debug                print RCCE errors as they are returned\n"
+    "  --no-single-copy       move large messages in MPB chunks only\n"
+    "  -h, --help             this text\n";
+
+static int fail(const char *fmt, const char *arg) {
+  fprintf(stderr, "rccerun: ");
+  fprintf(stderr, fmt, arg);
+  fprintf(stderr, "\n(see rccerun --help)\n");
+  return -1;
+}
+
+static int parse_long(const char *s, long lo, long hi, long *out) {
+  char *end;
+  errno = 0;
+  long v = strtol(s, &end, 10);
+  if (errno || end == s || *end || v < lo || v > hi) return -1;
+  *out = v;
+  return 0;
+}
+
+static int parse_size(const char *s, unsigned long long *out) {
+  char *end;
+  errno = 0;
+  unsigned long long v = strtoull(s, &end, 10);
+  if (errno || end == s) return -1;
+  switch (*end) {
+    case 'K': case 'k': v <<= 10; end++; break;
+    case 'M': case 'm': v <<= 20; end++; break;
+    case 'G': case 'g': v <<= 30; end++; break;
+    default: break;
+  }
+  if (*end || v == 0) return -1;
+  *out = v;
+  return 0;
+}
+
+/* "0,47" or "0-7,16": appends cores; returns the count or -1. */
+static int parse_core_list(const char *s, int *cores, int max) {
+  int n = 0;
+  char *copy = strdup(s), *save = NULL;
+  for (char *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+    long a, b;
+    char *dash = strchr(tok, '-');
+    if (dash) *dash = '\0';
+    if (parse_long(tok, 0, CHIP_MAX_CORES - 1, &a) || (dash && parse_long(dash + 1, 0, CHIP_MAX_CORES - 1, &b))) {
+      n = -1;
+      break;
+    }
+    if (!dash) b = a;
+    for (long c = a; c <= b && n >= 0; c++) {
+      if (n == max) n = -1;
+      else cores[n++] = (int)c;
+    }
+    if (n < 0 || a > b) {
+      n = -1;
+      break;
+    }
+  }
+  free(copy);
+  return n;
+}
+
+static int read_hostfile(const char *path, int *cores, int max) {
+  FILE *f = fopen(path, "r");
+  if (!f) return -1;
+  int n = 0;
+  char line[256];
+  while (fgets(line, sizeof line, f)) {
+    char *hash = strchr(line, '#');
+    if (hash) *hash = '\0';
+    char *save = NULL;
+    for (char *tok = strtok_r(line, " \t\r\n", &save); tok; tok = strtok_r(NULL, " \t\r\n", &save)) {
+      long c;
+      /* SCC hostfiles name cores "rck00" or "00". */
+      if (strncmp(tok, "rck", 3) == 0) tok += 3;
+      if (n == max || parse_long(tok, 0, CHIP_MAX_CORES - 1, &c)) {
+        fclose(f);
+        return -2;
+      }
+      cores[n++] = (int)c;
+    }
+  }
+  fclose(f);
+  return n;
+}
+
+static int resolve_program(const char *prog, char *out, size_t outlen) {
+  if (strchr(prog, '/')) {
+    snprintf(out, outlen, "%s", prog);
+    return access(out, X_OK);
+  }
+  snprintf(out, outlen, "./%s", prog); /* the SCC's rccerun ran programs from the current directory */
+  if (access(out, X_OK) == 0) return 0;
+  const char *path = getenv("PATH");
+  char *copy = strdup(path ? path : ""), *save = NULL;
+  int rc = -1;
+  for (char *dir = strtok_r(copy, ":", &save); dir && rc; dir = strtok_r(NULL, ":", &save)) {
+    snprintf(out, outlen, "%s/%s", dir, prog);
+    rc = access(out, X_OK);
+  }
+  free(copy);
+  return rc;
+}
+
+int launch_parse(int argc, char **argv, struct launch_options *o) {
+  memset(o, 0, sizeof *o);
+  o->job.single_copy = 1;
+  long nue = 0;
+  const char *chip = "scc", *clock = NULL, *cores = NULL, *hostfile = NULL;
+  unsigned long long shared = DEFAULT_SHARED_BYTES;
+  static int core_list[HW_MAX_UES];
+  int ncores_listed = 0, i = 1;
+  for (; i < argc; i++) {
+    const char *a = argv[i];
+    const char *next = i + 1 < argc ? argv[i + 1] : NULL;
+    if (!strcmp(a, "--")) {
+      i++;
+      break;
+    }
+    if (a[0] != '-') break;
+    if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+      fputs(usage, stdout);
+      return 1;
+    }
+    if (!strcmp(a, "--debug")) {
+      o->job.debug = 1;
+      continue;
+    }
+    if (!strcmp(a, "--no-single-copy")) {
+      o->job.single_copy = 0;
+      continue;
+    }
+    int known = !strcmp(a, "-nue") || !strcmp(a, "--nue") || !strcmp(a, "--cores") || !strcmp(a, "-f") ||
+                !strcmp(a, "--chip") || !strcmp(a, "-clock") || !strcmp(a, "--timeout") || !strcmp(a, "--shm-size");
+    if (!known) return fail("unknown option '%s'", a);
+    if (!next) return fail("option '%s' needs a value", a);
+    i++;
+    if (!strcmp(a, "-nue") || !strcmp(a, "--nue")) {
+      if (parse_long(next, 1, HW_MAX_UES, &nue)) return fail("-nue needs a number of UEs from 1 to 1024, got '%s'", next);
+    } else if (!strcmp(a, "--cores")) cores = next;
+    else if (!strcmp(a, "-f")) hostfile = next;
+    else if (!strcmp(a, "--chip")) chip = next;
+    else if (!strcmp(a, "-clock")) clock = next;
+    else if (!strcmp(a, "--timeout")) {
+      char *end;
+      o->timeout_s = strtod(next, &end);
+      if (*end || !(o->timeout_s > 0)) return fail("--timeout needs a positive number of seconds, got '%s'", next);
+    } else if (parse_size(next, &shared)) return fail("--shm-size needs a size like 64M, got '%s'", next);
+  }
+  if (nue == 0) return fail("%s", "missing -nue N");
+  if (i >= argc) return fail("%s", "missing the program to run");
+  char err[256];
+  if (chip_load(chip, &o->job.chip, err, sizeof err)) return fail("%s", err);
+  int chip_cores = chip_num_cores(&o->job.chip);
+  if (nue > chip_cores) {
+    char msg[160];
+    snprintf(msg, sizeof msg, "%ld UEs do not fit chip '%s' with %d cores", nue, o->job.chip.name, chip_cores);
+    return fail("%s", msg);
+  }
+  if (cores && hostfile) return fail("%s", "give either --cores or -f, not both");
+  if (cores) {
+    ncores_listed = parse_core_list(cores, core_list, HW_MAX_UES);
+    if (ncores_listed < 0) return fail("bad --cores list '%s' (expected e.g. 0,47 or 0-7,16)", cores);
+  } else if (hostfile) {
+    ncores_listed = read_hostfile(hostfile, core_list, HW_MAX_UES);
+    if (ncores_listed == -1) return fail("cannot read hostfile '%s'", hostfile);
+    if (ncores_listed < 0) return fail("hostfile '%s' holds something that is not a core number", hostfile);
+  }
+  if (cores || hostfile) {
+    if (ncores_listed < nue) {
+      char msg[160];
+      snprintf(msg, sizeof msg, "%d cores listed for %ld UEs", ncores_listed, nue);
+      return fail("%s", msg);
+    }
+    for (int u = 0; u < nue; u++) {
+      if (core_list[u] >= chip_cores) {
+        char msg[160];
+        snprintf(msg, sizeof msg, "core %d does not exist on chip '%s' (cores 0..%d)", core_list[u],
+                 o->job.chip.name, chip_cores - 1);
+        return fail("%s", msg);
+      }
+      for (int v = 0; v < u; v++)
+        if (core_list[v] == core_list[u]) {
+          char msg[160];
+          snprintf(msg, sizeof msg, "core %d is listed twice (UEs %d and %d)", core_list[u], v, u);
+          return fail("%s", msg);
+        }
+    }
+  }
+  o->job.nue = (int)nue;
+  for (int u = 0; u < nue; u++) o->job.ue_core[u] = (cores || hostfile) ? core_list[u] : u;
+  o->job.initial_divider = o->job.chip.default_divider;
+  if (clock) {
+    char *end;
+    double ghz = strtod(clock, &end);
+    int div = ghz > 0 ? (int)lround(o->job.chip.global_clock_mhz / (ghz * 1000.0)) : 0;
+    if (*end || chip_vlevel_for_divider(&o->job.chip, div) < 0)
+      return fail("-clock '%s' is no tile clock of this chip (global clock / divider in the allowed range)", clock);
+    o->job.initial_divider = div;
+  }
+  o->job.shared_bytes = shared;
+  if (resolve_program(argv[i], o->app_path, sizeof o->app_path) != 0)
+    return fail("cannot execute program '%s' (not found or not executable)", argv[i]);
+  o->app = o->app_path;
+  o->app_argv = &argv[i];
+  return 0;
+}

@@ -1,0 +1,21 @@
+/* rccerun's command line: OpenSCC's options plus the SCC rccerun forms
+ * (-nue N, -f hostfile, -clock GHz). */
+#ifndef OPENSCC_LAUNCH_OPTIONS_H
+#define OPENSCC_LAUNCH_OPTIONS_H
+
+#include "../hw/segment.h"
+
+struct launch_options {
+  struct hw_job_params job;
+  int have_cores;
+  double timeout_s;       /* 0: none */
+  const char *app;        /* resolved path of the program */
+  char **app_argv;        /* argv for the UEs, app_argv[0] = program */
+  char app_path[4096];
+};
+
+/* Parse argv; on error print a message naming the option and return -1.
+ * Returns 1 when --help was printed. */
+int launch_parse(int argc, char **argv, struct launch_options *o);
+
+#endif

@@ -1,0 +1,62 @@
+#define _GNU_SOURCE
+#include "report.h"
+
+#include <signal.h>
+#include <string.h>
+#include <sys/wait.h>
+
+void report_ue_name(char *buf, size_t len, const struct hw_job *job, int u) {
+  snprintf(buf, len, "UE %d (core %d)", u, hw_ue(job, u)->core);
+}
+
+static void describe_wait(FILE *f, const struct hw_job *job, const struct hw_wait_desc *w) {
+  char peer[64] = "";
+  if (w->peer >= 0 && w->peer < (int)job->hdr->nue) report_ue_name(peer, sizeof peer, job, w->peer);
+  switch (w->kind) {
+    case HW_WAIT_RECV: fprintf(f, "blocked in RCCE_recv, waiting for data from %s", peer); break;
+    case HW_WAIT_SEND: fprintf(f, "blocked in RCCE_send, waiting for %s to receive", peer); break;
+    case HW_WAIT_LOCK: fprintf(f, "blocked in RCCE_acquire_lock, waiting for the lock of %s", peer); break;
+    case HW_WAIT_FLAG:
+      fprintf(f, "blocked in RCCE_wait_until, waiting for the flag at MPB offset 0x%x to become %s", w->mpb_offset,
+              w->value ? "SET" : "UNSET");
+      break;
+    case HW_WAIT_BARRIER: {
+      const volatile uint32_t *count = (const volatile uint32_t *)(job->base + w->futex_off) - 1;
+      fprintf(f, "blocked in a barrier of communicator #%d (%d UEs:", w->comm_label, w->comm_size);
+      for (int i = 0; i < 4 && i < w->comm_size; i++) fprintf(f, " %d", w->comm_members[i]);
+      fprintf(f, "%s), %u of %d arrived", w->comm_size > 4 ? " ..." : "", *count, w->comm_size);
+      break;
+    }
+    default: fprintf(f, "blocked in the runtime"); break;
+  }
+}
+
+void report_ue_line(FILE *f, const struct hw_job *job, int u, const struct ue_exit *ex) {
+  char name[64];
+  report_ue_name(name, sizeof name, job, u);
+  struct hw_ue *ue = hw_ue(job, u);
+  int state = __atomic_load_n(&ue->state, __ATOMIC_ACQUIRE);
+  fprintf(f, "  %s: ", name);
+  if (ex[u].exited) {
+    int st = ex[u].status;
+    if (WIFSIGNALED(st)) fprintf(f, "killed by signal %d (%s)", WTERMSIG(st), strsignal(WTERMSIG(st)));
+    else if (state == HW_UE_FINALIZED) fprintf(f, "finished (exit status %d)", WEXITSTATUS(st));
+    else if (state == HW_UE_NOT_STARTED) fprintf(f, "exited with status %d before RCCE_init", WEXITSTATUS(st));
+    else fprintf(f, "exited with status %d without RCCE_finalize", WEXITSTATUS(st));
+  } else if (state == HW_UE_BLOCKED) {
+    describe_wait(f, job, &ue->wait);
+  } else if (state == HW_UE_FINALIZED) {
+    fprintf(f, "in RCCE_finalize, exiting");
+  } else if (state == HW_UE_NOT_STARTED) {
+    fprintf(f, "running, has not called RCCE_init");
+  } else {
+    fprintf(f, "running (not blocked in the runtime)");
+  }
+  fputc('\n', f);
+}
+
+void report_all(FILE *f, const struct hw_job *job, const struct ue_exit *ex, const char *headline) {
+  fprintf(f, "rccerun: %s\n", headline);
+  for (int u = 0; u < (int)job->hdr->nue; u++) report_ue_line(f, job, u, ex);
+  fflush(f);
+}

@@ -1,0 +1,21 @@
+/* Human-readable reports of UE states: what each UE waits for. */
+#ifndef OPENSCC_LAUNCH_REPORT_H
+#define OPENSCC_LAUNCH_REPORT_H
+
+#include <stdio.h>
+
+#include "../hw/segment.h"
+
+struct ue_exit {
+  int exited;     /* process reaped */
+  int status;     /* waitpid status */
+};
+
+/* One line describing UE u: its state, or what it is blocked in. */
+void report_ue_line(FILE *f, const struct hw_job *job, int u, const struct ue_exit *ex);
+/* Every UE, one line each, prefixed by a headline. */
+void report_all(FILE *f, const struct hw_job *job, const struct ue_exit *ex, const char *headline);
+/* "UE 3 (core 6)" */
+void report_ue_name(char *buf, size_t len, const struct hw_job *job, int u);
+
+#endif

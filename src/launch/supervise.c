@@ -1,0 +1,231 @@
+/*
+ * Job lifecycle.  The UEs form one process group apart from rccerun, so a
+ * terminal's Ctrl-C reaches rccerun alone, which then stops the group.  Each
+ * UE dies with rccerun (PR_SET_PDEATHSIG), so even kill -9 of the launcher
+ * leaves no UE behind; its segment is then removed by the next rccerun.
+ */
+#define _GNU_SOURCE
+#include "supervise.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "../hw/wait.h"
+#include "report.h"
+
+#define TICK_MS 50
+#define DEADLOCK_SAMPLES 4 /* consecutive ticks with every live UE asleep */
+
+struct job_run {
+  const struct launch_options *o;
+  struct hw_job job;
+  pid_t pids[HW_MAX_UES];
+  struct ue_exit ex[HW_MAX_UES];
+  uint64_t last_sleeps[HW_MAX_UES];
+  int nalive;
+  pid_t pgid;
+  int asleep_ticks;
+};
+
+static double now_s(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static void child_exec(const struct launch_options *o, struct job_run *r, int u, pid_t launcher,
+                       const sigset_t *orig) {
+  setpgid(0, r->pgid ? r->pgid : 0);
+  prctl(PR_SET_PDEATHSIG, SIGKILL);
+  if (getppid() != launcher) _exit(127); /* launcher already gone */
+  sigprocmask(SIG_SETMASK, orig, NULL);
+  fcntl(r->job.fd, F_SETFD, 0); /* shm_open sets close-on-exec; the UE maps this fd */
+  char buf[32];
+  snprintf(buf, sizeof buf, "%d", r->job.fd);
+  setenv("OPENSCC_SHM_FD", buf, 1);
+  snprintf(buf, sizeof buf, "%d", u);
+  setenv("OPENSCC_UE", buf, 1);
+  snprintf(buf, sizeof buf, "%d", o->job.nue);
+  setenv("OPENSCC_NUE", buf, 1);
+  snprintf(buf, sizeof buf, "%d", o->job.ue_core[u]);
+  setenv("OPENSCC_CORE", buf, 1);
+  execv(o->app, o->app_argv);
+  fprintf(stderr, "rccerun: UE %d: cannot execute %s: %s\n", u, o->app, strerror(errno));
+  _exit(127);
+}
+
+static int ue_of_pid(const struct job_run *r, pid_t pid) {
+  for (int u = 0; u < r->o->job.nue; u++)
+    if (r->pids[u] == pid) return u;
+  return -1;
+}
+
+static void stop_all(struct job_run *r) {
+  if (r->pgid > 0) kill(-r->pgid, SIGKILL);
+  for (int u = 0; u < r->o->job.nue; u++)
+    if (r->pids[u] > 0 && !r->ex[u].exited) {
+      kill(r->pids[u], SIGKILL);
+      waitpid(r->pids[u], &r->ex[u].status, 0);
+      r->ex[u].exited = 1;
+    }
+}
+
+static int ue_state(const struct job_run *r, int u) { return __atomic_load_n(&hw_ue(&r->job, u)->state, __ATOMIC_ACQUIRE); }
+
+/* A UE's exit: returns 0 to go on, or an exit code ending the job. */
+static int on_exit_of(struct job_run *r, int u) {
+  int st = r->ex[u].status;
+  char name[64];
+  report_ue_name(name, sizeof name, &r->job, u);
+  if (WIFSIGNALED(st)) {
+    int sig = WTERMSIG(st);
+    fprintf(stderr, "rccerun: %s crashed: killed by signal %d (%s)%s\n", name, sig, strsignal(sig),
+            WCOREDUMP(st) ? ", core dumped" : "");
+    return RCCERUN_UE_FAILED;
+  }
+  if (WEXITSTATUS(st) != 0) {
+    fprintf(stderr, "rccerun: %s exited with status %d\n", name, WEXITSTATUS(st));
+    return RCCERUN_UE_FAILED;
+  }
+  return 0;
+}
+
+/* A UE asleep waiting for a UE that has exited unfinished will never wake. */
+static int check_orphaned_waits(struct job_run *r) {
+  for (int u = 0; u < r->o->job.nue; u++) {
+    if (r->ex[u].exited || ue_state(r, u) != HW_UE_BLOCKED) continue;
+    int p = hw_ue(&r->job, u)->wait.peer;
+    if (p < 0 || !r->ex[p].exited || ue_state(r, p) == HW_UE_FINALIZED) continue;
+    char a[64], b[64];
+    report_ue_name(a, sizeof a, &r->job, u);
+    report_ue_name(b, sizeof b, &r->job, p);
+    fprintf(stderr, "rccerun: %s exited early (without RCCE_finalize) while %s waits for it\n", b, a);
+    report_all(stderr, &r->job, r->ex, "state of every UE:");
+    return RCCERUN_UE_FAILED;
+  }
+  return 0;
+}
+
+/* Deadlock: every live UE asleep in the runtime on a futex whose value says
+ * it must keep sleeping, unchanged over several ticks. */
+static int check_deadlock(struct job_run *r) {
+  int all_asleep = r->nalive > 0;
+  for (int u = 0; u < r->o->job.nue && all_asleep; u++) {
+    if (r->ex[u].exited) continue;
+    struct hw_ue *ue = hw_ue(&r->job, u);
+    if (ue_state(r, u) != HW_UE_BLOCKED) all_asleep = 0;
+    else {
+      const volatile uint32_t *word = (const volatile uint32_t *)(r->job.base + ue->wait.futex_off);
+      uint64_t sleeps = ue->counters.sleeps;
+      if (__atomic_load_n(word, __ATOMIC_ACQUIRE) != ue->wait.futex_val || sleeps != r->last_sleeps[u])
+        all_asleep = 0;
+      r->last_sleeps[u] = sleeps;
+    }
+  }
+  r->asleep_ticks = all_asleep ? r->asleep_ticks + 1 : 0;
+  if (r->asleep_ticks < DEADLOCK_SAMPLES) return 0;
+  report_all(stderr, &r->job, r->ex, "deadlock: every running UE is blocked in the runtime and none can proceed");
+  return RCCERUN_DEADLOCK;
+}
+
+static int spawn(struct job_run *r, const sigset_t *orig) {
+  pid_t launcher = getpid();
+  for (int u = 0; u < r->o->job.nue; u++) {
+    pid_t pid = fork();
+    if (pid < 0) {
+      fprintf(stderr, "rccerun: cannot start UE %d: %s\n", u, strerror(errno));
+      return RCCERUN_SETUP;
+    }
+    if (pid == 0) child_exec(r->o, r, u, launcher, orig);
+    if (!r->pgid) r->pgid = pid;
+    setpgid(pid, r->pgid); /* also from the parent: no race with the first signal */
+    r->pids[u] = pid;
+    r->nalive++;
+  }
+  return 0;
+}
+
+static int supervise(struct job_run *r, const sigset_t *watched) {
+  double deadline = r->o->timeout_s > 0 ? now_s() + r->o->timeout_s : 0;
+  while (r->nalive > 0) {
+    struct timespec tick = {0, TICK_MS * 1000000L};
+    siginfo_t si;
+    int sig = sigtimedwait(watched, &si, &tick);
+    if (sig == SIGINT || sig == SIGTERM || sig == SIGHUP || sig == SIGQUIT) {
+      fprintf(stderr, "rccerun: interrupted by %s; stopping %d UE(s)\n", strsignal(sig), r->nalive);
+      return 128 + sig;
+    }
+    pid_t pid;
+    int st, rc = 0;
+    while ((pid = waitpid(-1, &st, WNOHANG)) > 0) {
+      int u = ue_of_pid(r, pid);
+      if (u < 0) continue;
+      r->ex[u].exited = 1;
+      r->ex[u].status = st;
+      r->nalive--;
+      if (!rc) rc = on_exit_of(r, u);
+    }
+    if (rc) return rc;
+    if (r->nalive == 0) break;
+    if ((rc = check_orphaned_waits(r)) != 0) return rc;
+    if (sig < 0 && (rc = check_deadlock(r)) != 0) return rc;
+    if (deadline && now_s() > deadline) {
+      char head[96];
+      snprintf(head, sizeof head, "timeout: the job ran longer than %g s", r->o->timeout_s);
+      report_all(stderr, &r->job, r->ex, head);
+      return RCCERUN_TIMEOUT;
+    }
+  }
+  for (int u = 0; u < r->o->job.nue; u++) {
+    int state = ue_state(r, u);
+    if (state == HW_UE_RUNNING || state == HW_UE_BLOCKED) {
+      char name[64];
+      report_ue_name(name, sizeof name, &r->job, u);
+      fprintf(stderr, "rccerun: warning: %s exited without calling RCCE_finalize\n", name);
+    }
+  }
+  return RCCERUN_OK;
+}
+
+int launch_run(const struct launch_options *o) {
+  static struct job_run r;
+  memset(&r, 0, sizeof r);
+  r.o = o;
+  int cleaned = hw_clean_stale_segments();
+  if (cleaned) fprintf(stderr, "rccerun: removed %d stale segment(s) left by killed jobs\n", cleaned);
+  struct hw_job_params p = o->job;
+  long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+  p.oversubscribed = p.nue > ncpu;
+  p.spin_limit = p.oversubscribed ? 64 : 100000;
+  const char *spin = getenv("OPENSCC_SPIN");
+  if (spin) p.spin_limit = atoi(spin);
+  char err[256];
+  if (hw_job_create(&p, &r.job, err, sizeof err) != 0) {
+    fprintf(stderr, "rccerun: %s\n", err);
+    return RCCERUN_SETUP;
+  }
+  sigset_t watched, orig;
+  sigemptyset(&watched);
+  sigaddset(&watched, SIGCHLD);
+  sigaddset(&watched, SIGINT);
+  sigaddset(&watched, SIGTERM);
+  sigaddset(&watched, SIGHUP);
+  sigaddset(&watched, SIGQUIT);
+  sigprocmask(SIG_BLOCK, &watched, &orig);
+  int rc = spawn(&r, &orig);
+  if (!rc) rc = supervise(&r, &watched);
+  stop_all(&r);
+  hw_job_unlink(&r.job);
+  hw_job_detach(&r.job);
+  close(r.job.fd);
+  sigprocmask(SIG_SETMASK, &orig, NULL);
+  return rc;
+}

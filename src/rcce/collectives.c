@@ -1,0 +1,110 @@
+/*
+ * RCCE_bcast, RCCE_reduce, RCCE_allreduce (basic interface).
+ *
+ * Small payloads go through the MPB: every member puts its piece into its
+ * own send buffer (all members are inside the collective, so no send is
+ * using it), a barrier publishes the pieces, readers fetch them from the
+ * members' MPBs, and a second barrier frees the buffers.  Reductions combine
+ * in member order, so every UE gets bit-identical results.  Broadcasts larger
+ * than the send buffer use one synchronous send per member, as RCCE does.
+ */
+#include <string.h>
+
+#include "rcce_internal.h"
+
+static size_t type_size(int type) {
+  switch (type) {
+    case RCCE_INT: return sizeof(int);
+    case RCCE_LONG: return sizeof(long);
+    case RCCE_FLOAT: return sizeof(float);
+    case RCCE_DOUBLE: return sizeof(double);
+    default: return 0;
+  }
+}
+
+#define COMBINE(T)                                                     \
+  do {                                                                 \
+    T *a = (T *)acc;                                                   \
+    const T *b = (const T *)in;                                        \
+    for (size_t i = 0; i < n; i++) switch (op) {                       \
+        case RCCE_SUM: a[i] += b[i]; break;                            \
+        case RCCE_PROD: a[i] *= b[i]; break;                           \
+        case RCCE_MIN: if (b[i] < a[i]) a[i] = b[i]; break;            \
+        default: if (b[i] > a[i]) a[i] = b[i]; break;                  \
+      }                                                                \
+  } while (0)
+
+static void combine(void *acc, const void *in, size_t n, int type, int op) {
+  switch (type) {
+    case RCCE_INT: COMBINE(int); break;
+    case RCCE_LONG: COMBINE(long); break;
+    case RCCE_FLOAT: COMBINE(float); break;
+    default: COMBINE(double); break;
+  }
+}
+
+static int check(const RCCE_COMM *comm, int root, const char *where) {
+  if (!rcce_g.initialized || rcce_g.gory)
+    return rcce_error(RCCE_DEBUG_COMM, RCCE_ERROR_COMM_UNDEFINED, where, "RCCE_init of the basic interface not done");
+  if (!comm->initialized || comm->my_rank < 0)
+    return rcce_error(RCCE_DEBUG_COMM, RCCE_ERROR_COMM_UNDEFINED, where, "UE %d is not in the communicator",
+                      rcce_g.ue);
+  if (root < 0 || root >= comm->size)
+    return rcce_error(RCCE_DEBUG_COMM, RCCE_ERROR_ID, where, "root %d is not a rank of a %d-UE communicator", root,
+                      comm->size);
+  return RCCE_SUCCESS;
+}
+
+static const unsigned char *buffer_of(int ue) {
+  return (const unsigned char *)RCCE_comm_buffer[ue] + (RCCE_buff_ptr - RCCE_comm_buffer[rcce_g.ue]);
+}
+
+/* Reduce into outbuf at `root` (or everywhere when root < 0). */
+static int reduce_general(char *inbuf, char *outbuf, int num, int type, int op, int root, RCCE_COMM *comm,
+                          const char *where) {
+  int rc = check(comm, root < 0 ? 0 : root, where);
+  if (rc != RCCE_SUCCESS) return rc;
+  size_t ts = type_size(type);
+  if (!ts) return rcce_error(RCCE_DEBUG_COMM, RCCE_ERROR_ILLEGAL_TYPE, where, "type %d", type);
+  if (op != RCCE_SUM && op != RCCE_MIN && op != RCCE_MAX && op != RCCE_PROD)
+    return rcce_error(RCCE_DEBUG_COMM, RCCE_ERROR_ILLEGAL_OP, where, "operator %d", op);
+  if (num < 0) return rcce_error(RCCE_DEBUG_COMM, RCCE_ERROR_MESSAGE_LENGTH, where, "count %d", num);
+  size_t bytes = (size_t)num * ts, piece = RCCE_chunk / ts * ts;
+  int reader = root < 0 || comm->my_rank == root;
+  for (size_t off = 0; off < bytes; off += piece) {
+    size_t n = bytes - off < piece ? bytes - off : piece;
+    memcpy((void *)RCCE_buff_ptr, inbuf + off, n);
+    RCCE_barrier(comm);
+    if (reader) {
+      memcpy(outbuf + off, buffer_of(comm->member[0]), n);
+      for (int r = 1; r < comm->size; r++) combine(outbuf + off, buffer_of(comm->member[r]), n / ts, type, op);
+    }
+    RCCE_barrier(comm);
+  }
+  return RCCE_SUCCESS;
+}
+
+int RCCE_reduce(char *inbuf, char *outbuf, int num, int type, int op, int root, RCCE_COMM comm) {
+  return reduce_general(inbuf, outbuf, num, type, op, root, &comm, "RCCE_reduce");
+}
+
+int RCCE_allreduce(char *inbuf, char *outbuf, int num, int type, int op, RCCE_COMM comm) {
+  return reduce_general(inbuf, outbuf, num, type, op, -1, &comm, "RCCE_allreduce");
+}
+
+int RCCE_bcast(char *buf, size_t num, int root, RCCE_COMM comm) {
+  int rc = check(&comm, root, "RCCE_bcast");
+  if (rc != RCCE_SUCCESS) return rc;
+  int root_ue = comm.member[root];
+  if (num > RCCE_chunk) {
+    if (comm.my_rank != root) return RCCE_recv(buf, num, root_ue);
+    for (int r = 0; r < comm.size && rc == RCCE_SUCCESS; r++)
+      if (r != root) rc = RCCE_send(buf, num, comm.member[r]);
+    return rc;
+  }
+  if (comm.my_rank == root) memcpy((void *)RCCE_buff_ptr, buf, num);
+  RCCE_barrier(&comm);
+  if (comm.my_rank != root) memcpy(buf, buffer_of(root_ue), num);
+  RCCE_barrier(&comm);
+  return RCCE_SUCCESS;
+}

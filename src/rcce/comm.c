@@ -1,0 +1,119 @@
+/* Communicators and the barrier.
+ *
+ * RCCE_comm_split needs no messages: every UE evaluates the colour function
+ * for every UE (as RCCE does), so all members compute the same member list.
+ * The barrier is a sense-reversing counter in one MPB line of the
+ * communicator's first member: arrivals count up, the last one resets the
+ * count and bumps the generation, and sleepers wait on the generation word
+ * (one futex wake releases everybody). */
+#include <string.h>
+
+#include "rcce_internal.h"
+
+int rcce_comm_build(const int *members, int n, RCCE_COMM *comm) {
+  int64_t line = rcce_flag_line_alloc();
+  if (line < 0) return RCCE_ERROR_COMM_INITIALIZED;
+  memset(comm, 0, sizeof *comm);
+  comm->size = n;
+  comm->my_rank = -1;
+  for (int i = 0; i < n; i++) {
+    comm->member[i] = members[i];
+    if (members[i] == rcce_g.ue) comm->my_rank = i;
+  }
+  comm->barrier_line = (int)line;
+  comm->label = rcce_g.comm_count++;
+  comm->initialized = 1;
+  return RCCE_SUCCESS;
+}
+
+static volatile uint32_t *barrier_words(const RCCE_COMM *comm) {
+  return (volatile uint32_t *)(rcce_mpb_of(comm->member[0]) + (size_t)comm->barrier_line * rcce_g.line);
+}
+
+int rcce_comm_setup_world(void) {
+  static int members[RCCE_MAXNP];
+  const struct chip_desc *chip = &rcce_g.job.hdr->chip;
+  for (int u = 0; u < rcce_g.nue; u++) members[u] = u;
+  int rc = rcce_comm_build(members, rcce_g.nue, &RCCE_COMM_WORLD);
+  if (rc != RCCE_SUCCESS) return rc;
+  /* RCCE_P_COMM: the UEs of my voltage (power) domain. */
+  int mine = chip_voltage_domain(chip, rcce_g.core), n = 0;
+  for (int u = 0; u < rcce_g.nue; u++)
+    if (chip_voltage_domain(chip, hw_ue(&rcce_g.job, u)->core) == mine) members[n++] = u;
+  return rcce_comm_build(members, n, &RCCE_P_COMM);
+}
+
+static int check_comm(const RCCE_COMM *comm, const char *where) {
+  if (!comm || !comm->initialized)
+    return rcce_error(RCCE_DEBUG_COMM, RCCE_ERROR_COMM_UNDEFINED, where, "communicator not initialised");
+  if (comm->my_rank < 0)
+    return rcce_error(RCCE_DEBUG_COMM, RCCE_ERROR_COMM_UNDEFINED, where, "UE %d is not a member", rcce_g.ue);
+  return RCCE_SUCCESS;
+}
+
+int RCCE_barrier(RCCE_COMM *comm) {
+  int rc = check_comm(comm, "RCCE_barrier");
+  if (rc != RCCE_SUCCESS) return rc;
+  rcce_counters()->barriers++;
+  if (comm->size == 1) return RCCE_SUCCESS;
+  volatile uint32_t *count = barrier_words(comm), *gen = count + 1;
+  uint32_t g = __atomic_load_n(gen, __ATOMIC_ACQUIRE);
+  if (__atomic_fetch_add(count, 1, __ATOMIC_ACQ_REL) == (uint32_t)comm->size - 1) {
+    __atomic_store_n(count, 0, __ATOMIC_RELAXED);
+    __atomic_store_n(gen, g + 1, __ATOMIC_RELEASE);
+    hw_wake_word(gen);
+    return RCCE_SUCCESS;
+  }
+  struct hw_wait_desc why = {.kind = HW_WAIT_BARRIER, .peer = -1, .comm_size = comm->size,
+                             .comm_label = comm->label};
+  for (int i = 0; i < 4; i++) why.comm_members[i] = i < comm->size ? comm->member[i] : -1;
+  hw_wait_change(&rcce_g.job, rcce_g.ue, gen, g, &why);
+  return RCCE_SUCCESS;
+}
+
+int RCCE_global_color(int rank, void *nothing) {
+  (void)rank;
+  (void)nothing;
+  return 0;
+}
+
+int RCCE_comm_split(int (*color)(int, void *), void *aux, RCCE_COMM *comm) {
+  static int members[RCCE_MAXNP];
+  if (!color || !comm) return rcce_error(RCCE_DEBUG_COMM, RCCE_ERROR_COMM_UNDEFINED, "RCCE_comm_split", "NULL argument");
+  int mine = color(rcce_g.ue, aux), n = 0;
+  for (int u = 0; u < rcce_g.nue; u++)
+    if (color(u, aux) == mine) members[n++] = u;
+  int rc = rcce_comm_build(members, n, comm);
+  if (rc != RCCE_SUCCESS) return rcce_error(RCCE_DEBUG_COMM, rc, "RCCE_comm_split", "no MPB line left");
+  /* The first member clears the barrier line (it may hold old data); the
+   * world barrier orders that before any use of the new communicator. */
+  if (comm->my_rank == 0) {
+    volatile uint32_t *w = barrier_words(comm);
+    __atomic_store_n(&w[0], 0, __ATOMIC_RELAXED);
+    __atomic_store_n(&w[1], 0, __ATOMIC_RELAXED);
+  }
+  return RCCE_barrier(&RCCE_COMM_WORLD);
+}
+
+int RCCE_comm_free(RCCE_COMM *comm) {
+  if (!comm || !comm->initialized)
+    return rcce_error(RCCE_DEBUG_COMM, RCCE_ERROR_COMM_UNDEFINED, "RCCE_comm_free", "communicator not initialised");
+  rcce_g.flag_line[comm->barrier_line] = 0;
+  range_free(&rcce_g.mpb_alloc, (uint64_t)comm->barrier_line);
+  comm->initialized = 0;
+  return RCCE_SUCCESS;
+}
+
+int RCCE_comm_size(RCCE_COMM comm, int *size) {
+  if (!comm.initialized || !size)
+    return rcce_error(RCCE_DEBUG_COMM, RCCE_ERROR_COMM_UNDEFINED, "RCCE_comm_size", "communicator not initialised");
+  *size = comm.size;
+  return RCCE_SUCCESS;
+}
+
+int RCCE_comm_rank(RCCE_COMM comm, int *rank) {
+  if (!comm.initialized || !rank)
+    return rcce_error(RCCE_DEBUG_COMM, RCCE_ERROR_COMM_UNDEFINED, "RCCE_comm_rank", "communicator not initialised");
+  *rank = comm.my_rank;
+  return RCCE_SUCCESS;
+}

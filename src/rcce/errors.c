@@ -1,0 +1,107 @@
+/* RCCE error strings and debug printing (RCCE_error_string, RCCE_debug_set). */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "rcce_internal.h"
+
+int RCCE_debug_synch, RCCE_debug_comm, RCCE_debug_debug, RCCE_debug_RPC;
+
+static const char *const error_text[] = {
+    "Success",
+    "Invalid target buffer",
+    "Invalid source buffer",
+    "Invalid UE ID",
+    "Invalid message length",
+    "Flag variable undefined",
+    "Invalid number of UEs",
+    "Buffers overlap",
+    "Data not cache line aligned",
+    "Invalid debug flag",
+    "RCCE_flag variable not in comm buffer",
+    "Flag status not defined",
+    "Flag not allocated",
+    "Pointer to value undefined",
+    "Invalid error code",
+    "RPC data structure not allocated",
+    "RPC internal error",
+    "Multiple outstanding RPC requests",
+    "Invalid frequency divider",
+    "Frequency exceeds voltage cap",
+    "No active RPC request",
+    "Stale RPC request",
+    "Communicator undefined",
+    "Illegal reduction operator",
+    "Illegal reduction data type",
+    "Memory allocation error",
+    "Communicator initialization error",
+    "Core not in host file",
+};
+
+static const char *text_of(int err) {
+  if (err == RCCE_SUCCESS) return error_text[0];
+  int i = err - RCCE_ERROR_BASE;
+  if (i < 1 || i >= (int)(sizeof error_text / sizeof error_text[0])) return NULL;
+  return error_text[i];
+}
+
+int RCCE_error_string(int err_no, char *error_string, int *string_length) {
+  const char *t = text_of(err_no);
+  int rc = RCCE_SUCCESS;
+  if (!t) {
+    t = error_text[RCCE_ERROR_INVALID_ERROR_CODE - RCCE_ERROR_BASE];
+    rc = RCCE_ERROR_INVALID_ERROR_CODE;
+  }
+  if (error_string) {
+    strncpy(error_string, t, RCCE_MAX_ERROR_STRING);
+    error_string[RCCE_MAX_ERROR_STRING - 1] = '\0';
+  }
+  if (string_length) *string_length = (int)strlen(t);
+  return rc;
+}
+
+static int *debug_var(int level) {
+  switch (level) {
+    case RCCE_DEBUG_SYNCH: return &RCCE_debug_synch;
+    case RCCE_DEBUG_COMM: return &RCCE_debug_comm;
+    case RCCE_DEBUG_DEBUG: return &RCCE_debug_debug;
+    case RCCE_DEBUG_RPC: return &RCCE_debug_RPC;
+    default: return NULL;
+  }
+}
+
+static int debug_change(int level, int on) {
+  if (level == RCCE_DEBUG_ALL) {
+    RCCE_debug_synch = RCCE_debug_comm = RCCE_debug_debug = RCCE_debug_RPC = on;
+    return RCCE_SUCCESS;
+  }
+  int *v = debug_var(level);
+  if (!v) return RCCE_ERROR_DEBUG_FLAG;
+  *v = on;
+  return RCCE_SUCCESS;
+}
+
+int RCCE_debug_set(int level) { return debug_change(level, 1); }
+int RCCE_debug_unset(int level) { return debug_change(level, 0); }
+
+int rcce_error(int category, int code, const char *where, const char *detail_fmt, ...) {
+  int *v = debug_var(category);
+  if (v && *v) {
+    char detail[160];
+    va_list ap;
+    va_start(ap, detail_fmt);
+    vsnprintf(detail, sizeof detail, detail_fmt, ap);
+    va_end(ap);
+    const char *t = text_of(code);
+    fprintf(stderr, "RCCE error on UE %d (core %d) in %s: %s (%d): %s\n", rcce_g.ue, rcce_g.core, where,
+            t ? t : "?", code, detail);
+    fflush(stderr);
+  }
+  return code;
+}
+
+int rcce_check_ue(int ue, const char *where) {
+  if (ue < 0 || ue >= rcce_g.nue)
+    return rcce_error(RCCE_DEBUG_COMM, RCCE_ERROR_ID, where, "UE %d is not in 0..%d", ue, rcce_g.nue - 1);
+  return RCCE_SUCCESS;
+}

@@ -1,0 +1,169 @@
+/* RCCE_init / RCCE_finalize and the per-UE view of the job. */
+#define _GNU_SOURCE
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "rcce_internal.h"
+
+struct rcce_state rcce_g = {.ue = -1};
+int RCCE_IAM = -1;
+int RCCE_NP = 0;
+t_vcharp RCCE_comm_buffer[RCCE_MAXNP];
+t_vcharp RCCE_buff_ptr;
+size_t RCCE_chunk;
+RCCE_COMM RCCE_COMM_WORLD;
+RCCE_COMM RCCE_P_COMM;
+
+#define STANDALONE_SHARED_BYTES (64u << 20)
+
+static void die(const char *fmt, const char *detail) {
+  fprintf(stderr, "RCCE_init failed on UE %d: ", rcce_g.ue);
+  fprintf(stderr, fmt, detail);
+  fputc('\n', stderr);
+  exit(1);
+}
+
+/* A program started without rccerun runs as a one-UE job on core 0. */
+static void attach_standalone(void) {
+  static struct hw_job_params p;
+  char err[256];
+  memset(&p, 0, sizeof p);
+  p.nue = 1;
+  if (chip_preset("scc", &p.chip, err, sizeof err) != 0) die("%s", err);
+  p.shared_bytes = STANDALONE_SHARED_BYTES;
+  p.initial_divider = p.chip.default_divider;
+  p.spin_limit = 1000;
+  p.single_copy = 1;
+  if (hw_job_create_private(&p, &rcce_g.job, err, sizeof err) != 0) die("%s", err);
+  rcce_g.ue = 0;
+}
+
+static void attach_job(void) {
+  const char *fd_s = getenv("OPENSCC_SHM_FD"), *ue_s = getenv("OPENSCC_UE");
+  if (!fd_s || !ue_s) {
+    attach_standalone();
+    return;
+  }
+  char err[256];
+  rcce_g.ue = atoi(ue_s);
+  if (hw_job_attach(atoi(fd_s), &rcce_g.job, err, sizeof err) != 0) die("%s", err);
+  if (rcce_g.ue < 0 || rcce_g.ue >= (int)rcce_g.job.hdr->nue) die("%s", "OPENSCC_UE out of range");
+}
+
+/* Every UE of a job must be built with the same flag form and interface. */
+static void agree(_Atomic int32_t *slot, int mine, const char *what) {
+  int32_t expected = 0;
+  if (!__atomic_compare_exchange_n(slot, &expected, mine, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE) &&
+      expected != mine)
+    die("UEs of this job were compiled with different %s options", what);
+}
+
+static void alloc_basic_resources(void) {
+  rcce_g.sent = calloc((size_t)rcce_g.nue, sizeof *rcce_g.sent);
+  rcce_g.ready = calloc((size_t)rcce_g.nue, sizeof *rcce_g.ready);
+  if (!rcce_g.sent || !rcce_g.ready) die("%s", "out of memory");
+  /* sent[u] and ready[u] are both written by u: adjacent lines share a host
+   * cache line, so one transfer carries both. */
+  for (int u = 0; u < rcce_g.nue; u++) {
+    if (rcce_iflag_alloc(&rcce_g.sent[u]) || rcce_iflag_alloc(&rcce_g.ready[u])) {
+      char msg[200];
+      snprintf(msg, sizeof msg,
+               "%d UEs need more flag lines than a %u-byte MPB holds; compile with -DSINGLEBITFLAGS "
+               "or use a chip with a larger MPB (--chip WxHxC:BYTES)",
+               rcce_g.nue, rcce_g.mpb_bytes);
+      die("%s", msg);
+    }
+  }
+}
+
+static void alloc_comm_buffer(void) {
+  uint64_t lines = range_largest_free(&rcce_g.mpb_alloc);
+  int64_t start = lines ? range_alloc_low(&rcce_g.mpb_alloc, lines) : -1;
+  if (start < 0) die("%s", "no MPB space left for the send buffer");
+  RCCE_buff_ptr = RCCE_comm_buffer[rcce_g.ue] + start * rcce_g.line;
+  RCCE_chunk = lines * rcce_g.line;
+}
+
+static int init_common(int flag_mode, int gory) {
+  if (rcce_g.initialized) return RCCE_SUCCESS;
+  attach_job();
+  struct hw_header *h = rcce_g.job.hdr;
+  agree(&h->flag_mode, flag_mode, "flag (-DSINGLEBITFLAGS)");
+  agree(&h->iface, gory ? HW_IFACE_GORY : HW_IFACE_BASIC, "interface (-DGORY)");
+  rcce_g.flag_mode = flag_mode;
+  rcce_g.gory = gory;
+  rcce_g.nue = (int)h->nue;
+  rcce_g.core = hw_ue(&rcce_g.job, rcce_g.ue)->core;
+  rcce_g.line = (uint32_t)h->chip.line_bytes;
+  rcce_g.mpb_bytes = (uint32_t)h->chip.mpb_bytes_per_core;
+  if (rcce_g.line != RCCE_LINE_SIZE) die("%s", "chip line size differs from RCCE_LINE_SIZE (32)");
+  if (h->debug) RCCE_debug_set(RCCE_DEBUG_ALL);
+  RCCE_IAM = rcce_g.ue;
+  RCCE_NP = rcce_g.nue;
+  for (int u = 0; u < rcce_g.nue; u++) RCCE_comm_buffer[u] = hw_mpb(&rcce_g.job, hw_ue(&rcce_g.job, u)->core);
+  /* Let peers read large messages straight from this process (single_copy.c). */
+  prctl(PR_SET_PTRACER, PR_SET_PTRACER_ANY, 0, 0, 0);
+  struct hw_ue *me = hw_ue(&rcce_g.job, rcce_g.ue);
+  me->pid = (int32_t)getpid();
+  uint32_t nlines = rcce_g.mpb_bytes / rcce_g.line;
+  rcce_g.flag_line = calloc(nlines, 1);
+  if (!rcce_g.flag_line || range_alloc_init(&rcce_g.mpb_alloc, nlines) ||
+      range_alloc_init(&rcce_g.shm_alloc, h->shared_bytes / rcce_g.line))
+    die("%s", "out of memory");
+  if (!gory) alloc_basic_resources();
+  if (rcce_comm_setup_world() != RCCE_SUCCESS) die("%s", "no MPB line left for the barrier");
+  if (!gory) alloc_comm_buffer();
+  rcce_g.initialized = 1;
+  __atomic_store_n(&me->state, HW_UE_RUNNING, __ATOMIC_RELEASE);
+  __atomic_fetch_add(&h->init_count, 1, __ATOMIC_ACQ_REL);
+  RCCE_barrier(&RCCE_COMM_WORLD);
+  return RCCE_SUCCESS;
+}
+
+int RCCE_init(int *argc, char ***argv) {
+  (void)argc;
+  (void)argv;
+  return init_common(HW_FLAGS_BIG, 0);
+}
+int RCCE_init_gory(int *argc, char ***argv);
+int RCCE_init_gory(int *argc, char ***argv) {
+  (void)argc;
+  (void)argv;
+  return init_common(HW_FLAGS_BIG, 1);
+}
+int RCCE_init_singlebit(int *argc, char ***argv);
+int RCCE_init_singlebit(int *argc, char ***argv) {
+  (void)argc;
+  (void)argv;
+  return init_common(HW_FLAGS_SINGLEBIT, 0);
+}
+int RCCE_init_gory_singlebit(int *argc, char ***argv);
+int RCCE_init_gory_singlebit(int *argc, char ***argv) {
+  (void)argc;
+  (void)argv;
+  return init_common(HW_FLAGS_SINGLEBIT, 1);
+}
+
+int RCCE_finalize(void) {
+  if (!rcce_g.initialized || rcce_g.finalized) return RCCE_SUCCESS;
+  RCCE_barrier(&RCCE_COMM_WORLD);
+  rcce_g.finalized = 1;
+  fflush(NULL);
+  __atomic_store_n(&hw_ue(&rcce_g.job, rcce_g.ue)->state, HW_UE_FINALIZED, __ATOMIC_RELEASE);
+  return RCCE_SUCCESS;
+}
+
+double RCCE_wtime(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+int RCCE_ue(void) { return rcce_g.ue; }
+int RCCE_num_ues(void) { return rcce_g.nue; }
+void RCCE_cache_invalidate(void) { __atomic_thread_fence(__ATOMIC_SEQ_CST); }
+void RCCE_fence(void) { __atomic_thread_fence(__ATOMIC_SEQ_CST); }

@@ -1,0 +1,88 @@
+/*
+ * Internal state and helpers of the rcce layer.  The library is compiled once
+ * for every combination of -DGORY / -DSINGLEBITFLAGS; RCCE.h renames the
+ * option-dependent entry points, which all land on the mode-free code here.
+ */
+#ifndef OPENSCC_RCCE_INTERNAL_H
+#define OPENSCC_RCCE_INTERNAL_H
+
+#define RC_POWER_MANAGEMENT 1
+#include "RCCE.h"
+#include "RCCE_lib.h"
+
+#include <stdint.h>
+
+#include "../hw/segment.h"
+#include "../hw/wait.h"
+#include "range_alloc.h"
+
+/* The SINGLEBITFLAGS form of RCCE_FLAG (see RCCE.h). */
+typedef struct {
+  int location;
+  t_vcharp line_address;
+} rcce_sbflag;
+
+/* A flag independent of the flag mode: a line offset in every UE's MPB and a
+ * bit within the line (-1: a big flag, the line's first word). */
+struct rcce_iflag {
+  uint32_t off;
+  int32_t bit;
+};
+
+struct rcce_sbline {
+  uint32_t off;
+  uint32_t used[8]; /* 256 flag bits per 32-byte line */
+};
+
+struct rcce_state {
+  struct hw_job job;
+  int initialized, finalized;
+  int ue, nue, core;
+  int flag_mode; /* HW_FLAGS_BIG or HW_FLAGS_SINGLEBIT */
+  int gory;
+  uint32_t line;       /* line size (RCCE_LINE_SIZE) */
+  uint32_t mpb_bytes;  /* MPB bytes per core */
+  struct range_alloc mpb_alloc;  /* in lines of my MPB */
+  unsigned char *flag_line;      /* per MPB line: 1 if it holds flags */
+  struct rcce_sbline *sblines;   /* single-bit flag lines */
+  int nsblines, sblines_cap;
+  struct range_alloc shm_alloc;  /* in lines of the shared region */
+  struct rcce_iflag *sent, *ready; /* basic interface: per peer */
+  int debug_mask;
+  int comm_count;
+  int flag_reads_unchanged; /* user polling with RCCE_flag_read: yield when long */
+};
+
+extern struct rcce_state rcce_g;
+
+/* Errors: return code, printed when debugging is on for the category. */
+int rcce_error(int category, int code, const char *where, const char *detail_fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+int rcce_check_ue(int ue, const char *where);
+
+static inline unsigned char *rcce_mpb_of(int ue) { return (unsigned char *)RCCE_comm_buffer[ue]; }
+static inline struct hw_counters *rcce_counters(void) { return &hw_ue(&rcce_g.job, rcce_g.ue)->counters; }
+
+/* Flags. */
+int rcce_iflag_alloc(struct rcce_iflag *f);
+int rcce_iflag_free(struct rcce_iflag f);
+void rcce_iflag_write(struct rcce_iflag f, int val, int ue);
+int rcce_iflag_read(struct rcce_iflag f, int ue);
+void rcce_iflag_wait(struct rcce_iflag f, int val, const struct hw_wait_desc *why);
+int rcce_iflag_from_big(RCCE_FLAG f, struct rcce_iflag *out);
+int rcce_iflag_from_sb(const rcce_sbflag *f, struct rcce_iflag *out);
+
+/* Synchronous chunked transfer through the MPB (local put, remote get). */
+int rcce_send_general(const char *priv, uint32_t comb_off, size_t chunk, struct rcce_iflag ready,
+                      struct rcce_iflag sent, size_t size, int dest);
+int rcce_recv_general(char *priv, uint32_t comb_off, size_t chunk, struct rcce_iflag ready,
+                      struct rcce_iflag sent, size_t size, int src, int *test);
+
+/* Communicators. */
+int rcce_comm_build(const int *members, int n, RCCE_COMM *comm);
+int rcce_comm_setup_world(void);
+
+/* Allocation of flag lines at the top of my MPB. */
+int64_t rcce_flag_line_alloc(void);
+
+#endif

@@ -1,0 +1,47 @@
+/* Off-chip shared memory (RCCE_shmalloc) and the test-and-set locks. */
+#include "rcce_internal.h"
+
+t_vcharp RCCE_shmalloc(size_t size) {
+  uint64_t lines = (size + rcce_g.line - 1) / rcce_g.line;
+  int64_t start = lines ? range_alloc_low(&rcce_g.shm_alloc, lines) : -1;
+  if (start < 0) {
+    rcce_error(RCCE_DEBUG_COMM, RCCE_ERROR_MALLOC, "RCCE_shmalloc",
+               "%zu bytes requested, largest free shared block %llu bytes (rccerun --shm-size)", size,
+               (unsigned long long)(range_largest_free(&rcce_g.shm_alloc) * rcce_g.line));
+    return NULL;
+  }
+  return hw_shared(&rcce_g.job) + start * rcce_g.line;
+}
+
+void RCCE_shfree(t_vcharp ptr) {
+  unsigned char *base = hw_shared(&rcce_g.job);
+  uint64_t off = (uint64_t)((unsigned char *)ptr - base);
+  if (!ptr || (unsigned char *)ptr < base || off >= rcce_g.job.hdr->shared_bytes || off % rcce_g.line ||
+      range_free(&rcce_g.shm_alloc, off / rcce_g.line) < 0)
+    rcce_error(RCCE_DEBUG_COMM, RCCE_ERROR_MALLOC, "RCCE_shfree", "pointer was not returned by RCCE_shmalloc");
+}
+
+/* On the SCC this flushes the write-combine buffer so uncached writes reach
+ * DDR3 (scc-reference.md section 1, "MPBT type"); here a full fence. */
+void RCCE_shflush(void) { __atomic_thread_fence(__ATOMIC_SEQ_CST); }
+
+/* One test-and-set register per core (scc-reference.md section 1). */
+void RCCE_acquire_lock(int ID) {
+  if (rcce_check_ue(ID, "RCCE_acquire_lock") != RCCE_SUCCESS) return;
+  struct hw_tas *t = hw_tas(&rcce_g.job, hw_ue(&rcce_g.job, ID)->core);
+  volatile uint32_t *w = (volatile uint32_t *)&t->locked;
+  struct hw_wait_desc why = {.kind = HW_WAIT_LOCK, .peer = ID};
+  while (__atomic_exchange_n(w, 1, __ATOMIC_ACQUIRE) != 0) {
+    __atomic_fetch_add(&t->waiters, 1, __ATOMIC_SEQ_CST);
+    hw_wait_change(&rcce_g.job, rcce_g.ue, w, 1, &why);
+    __atomic_fetch_sub(&t->waiters, 1, __ATOMIC_RELAXED);
+  }
+}
+
+void RCCE_release_lock(int ID) {
+  if (rcce_check_ue(ID, "RCCE_release_lock") != RCCE_SUCCESS) return;
+  struct hw_tas *t = hw_tas(&rcce_g.job, hw_ue(&rcce_g.job, ID)->core);
+  volatile uint32_t *w = (volatile uint32_t *)&t->locked;
+  __atomic_store_n(w, 0, __ATOMIC_SEQ_CST);
+  if (__atomic_load_n(&t->waiters, __ATOMIC_SEQ_CST)) hw_wake_word(w);
+}
