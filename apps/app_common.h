@@ -35,16 +35,19 @@ static inline int *app_errcount(void) {
   return &count;
 }
 
-/* Records one wrong result; only the first one of this UE is printed. */
+/* Records one wrong result; only the first one of this UE is printed, as a
+   single write so that lines from different UEs do not interleave. */
 static inline void app_error(const char *fmt, ...) {
   if ((*app_errcount())++ > 0) return;
+  char line[512];
+  int n = snprintf(line, sizeof line - 1, "%s: UE %d: ", APP_NAME, RCCE_ue());
   va_list ap;
   va_start(ap, fmt);
-  fprintf(stderr, "%s: UE %d: ", APP_NAME, RCCE_ue());
-  vfprintf(stderr, fmt, ap);
-  fputc('\n', stderr);
-  fflush(stderr);
+  vsnprintf(line + n, sizeof line - 1 - (size_t)n, fmt, ap);
   va_end(ap);
+  strcat(line, "\n");
+  fputs(line, stderr);
+  fflush(stderr);
 }
 
 /* Checks an RCCE return code; a failure counts as an error. */

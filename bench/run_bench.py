@@ -80,6 +80,13 @@ def cmd_output(cmd: list[str], timeout: float = 20) -> str:
         return f"unavailable ({e.__class__.__name__}: {e})"
 
 
+def loadavg() -> list[str] | None:
+    try:
+        return Path("/proc/loadavg").read_text().split()[:3]
+    except OSError:
+        return None
+
+
 def host_info() -> dict:
     info: dict = {"hostname": socket.gethostname(),
                   "date": dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds"),
@@ -294,6 +301,11 @@ def make_jobs(args, impls: list[str], groups: list[str]) -> list[dict]:
     prog_args = ["-t", f"{args.time_box:g}", "-i", str(args.min_iters)]
     jobs = []
     mpi_like = [i for i in impls if i != "floor"]
+    # the floor goes first in every repeat: it is the most sensitive to
+    # leftovers of the 48-process runs
+    if "floor" in groups and "floor" in impls:
+        jobs.append({"name": "floor", "kind": "floor", "ues": 2, "args": prog_args,
+                     "impls": ["floor"], "expect": [("floor_pingpong", 2, 8)]})
     if "pingpong" in groups:
         jobs.append({"name": "pingpong", "kind": "pingpong", "ues": 2, "args": prog_args,
                      "impls": mpi_like,
@@ -306,9 +318,6 @@ def make_jobs(args, impls: list[str], groups: list[str]) -> list[dict]:
     if "launch" in groups:
         jobs.append({"name": f"launch_{big}", "kind": "launch", "ues": big, "args": [],
                      "impls": mpi_like, "expect": [("launch", big, None)]})
-    if "floor" in groups and "floor" in impls:
-        jobs.append({"name": "floor", "kind": "floor", "ues": 2, "args": prog_args,
-                     "impls": ["floor"], "expect": [("floor_pingpong", 2, 8)]})
     return [j for j in jobs if j["impls"]]
 
 
@@ -451,8 +460,8 @@ def write_markdown(path: Path, doc: dict) -> None:
     lines.append("")
     lines.append("Ratio = OpenSCC median / the lower of the MPICH and Open MPI medians. "
                  "The floor is two forked processes ping-ponging one 64-byte cache line with "
-                 "C11 atomics (busy-wait, pinned to two CPUs when possible); the same number "
-                 "serves the 0 B and 8 B rows. RCCE's 0-byte RCCE_send/RCCE_recv return without synchronising, "
+                 "C11 atomics (busy-wait, pinned to two CPUs when possible; each run reports its "
+                 "median of 10 sub-loops); the same number serves the 0 B and 8 B rows. RCCE's 0-byte RCCE_send/RCCE_recv return without synchronising, "
                  "so OpenSCC's 0 B row is call overhead, not a message.")
     lines.append("")
     lines.append("## Targets")
@@ -512,6 +521,9 @@ def main() -> int:
                     help="minimum iterations of a timed loop (default 3, --quick 2)")
     ap.add_argument("--timeout", type=float, default=120.0,
                     help="timeout of one program run in seconds (default 120)")
+    ap.add_argument("--settle", type=float, default=0.25,
+                    help="pause in seconds before each run, letting the previous one's "
+                         "processes drain (default 0.25)")
     ap.add_argument("--rcce-bin", default=str(ROOT / "build" / "bin"),
                     help="directory holding rccecc and rccerun (default build/bin)")
     ap.add_argument("--out", default=None,
@@ -579,7 +591,8 @@ def main() -> int:
             for impl in job["impls"]:
                 k += 1
                 prog = builds[impl]["programs"].get(job["kind"])
-                run = {"job": job["name"], "impl": impl, "repeat": rep}
+                run = {"job": job["name"], "impl": impl, "repeat": rep,
+                       "loadavg_before": loadavg()}
                 if prog is None:
                     err = "; ".join(builds[impl]["errors"]) or "not built"
                     err = err.splitlines()[0][:300]
@@ -595,6 +608,8 @@ def main() -> int:
                         f"skipped: not built")
                     continue
                 cmd = launcher(args, impl, job["ues"]) + [prog] + job["args"]
+                if args.settle > 0:
+                    time.sleep(args.settle)
                 rec = run_cmd(cmd, BUILD / impl, args.timeout)
                 run.update(rec)
                 runs.append(run)
@@ -623,7 +638,8 @@ def main() -> int:
                         if hit and hit[-1].get("valid", True) is not False and \
                                 value_of(hit[-1]) is not None:
                             o = hit[-1]
-                            r = {"repeat": rep, "value": value_of(o), "iters": o.get("iters")}
+                            r = {"repeat": rep, "value": value_of(o), "iters": o.get("iters"),
+                                 "line": o}
                             if "error" in rec:
                                 r["run_error"] = rec["error"]
                             slot["repeats"].append(r)
@@ -655,6 +671,8 @@ def main() -> int:
             if r["values"]:
                 r["status"] = "ok"
                 r["median"] = statistics.median(r["values"])
+                r["min"] = min(r["values"])
+                r["max"] = max(r["values"])
             else:
                 r["status"] = "failed"
 
@@ -671,7 +689,8 @@ def main() -> int:
         "elapsed_s": elapsed,
         "config": {"repeat": repeat, "quick": args.quick, "time_box_s": args.time_box,
                    "min_iters": args.min_iters, "ues_large": args.ues,
-                   "timeout_s": args.timeout, "impls": impls, "tests": groups,
+                   "timeout_s": args.timeout, "settle_s": args.settle,
+                   "impls": impls, "tests": groups,
                    "rcce_bin": args.rcce_bin,
                    "launchers": {i: shlex.join(launcher(args, i, 0)[:-1]) + " N"
                                  for i in impls if i != "floor"}},

@@ -41,6 +41,7 @@ static void init_contents(const struct hw_job_params *p, struct hw_job *job) {
   h->spin_limit = p->spin_limit;
   h->single_copy = p->single_copy;
   h->oversubscribed = p->oversubscribed;
+  h->asym_fence = p->asym_fence;
   for (int u = 0; u < p->nue; u++) {
     hw_ue(job, u)->core = p->ue_core[u];
     hw_ue(job, u)->wait.peer = -1;

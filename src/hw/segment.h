@@ -98,6 +98,7 @@ struct hw_header {
   int32_t spin_limit;   /* polls before sleeping */
   int32_t single_copy;  /* large messages copied once (native mode) */
   int32_t oversubscribed; /* more UEs than host CPUs */
+  int32_t asym_fence;     /* writers skip the fence; sleepers use membarrier (wait.h) */
   uint64_t ue_off, config_off, tas_off, mpb_off, shared_off, shared_bytes, total_bytes;
   _Atomic int32_t flag_mode;  /* set by the first UE to initialise */
   _Atomic int32_t iface;
@@ -115,6 +116,7 @@ struct hw_job_params {
   int spin_limit;
   int single_copy;
   int oversubscribed;
+  int asym_fence;
 };
 
 /* A mapping of a job segment in this process. */

@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <limits.h>
 #include <linux/futex.h>
+#include <linux/membarrier.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -14,6 +15,21 @@ static void futex_wait(volatile uint32_t *addr, uint32_t val) {
 }
 
 static void futex_wake(volatile uint32_t *addr, int n) { syscall(SYS_futex, addr, FUTEX_WAKE, n, NULL, NULL, 0); }
+
+int hw_asym_fence_available(void) {
+  long q = syscall(SYS_membarrier, MEMBARRIER_CMD_QUERY, 0, 0);
+  return q > 0 && (q & MEMBARRIER_CMD_GLOBAL_EXPEDITED) && (q & MEMBARRIER_CMD_REGISTER_GLOBAL_EXPEDITED);
+}
+
+int hw_asym_fence_register(void) {
+  return syscall(SYS_membarrier, MEMBARRIER_CMD_REGISTER_GLOBAL_EXPEDITED, 0, 0) == 0 ? 0 : -1;
+}
+
+/* The sleeper's half of the Dekker pair (see wait.h). */
+static void sleeper_fence(const struct hw_job *j) {
+  if (j->hdr->asym_fence) syscall(SYS_membarrier, MEMBARRIER_CMD_GLOBAL_EXPEDITED, 0, 0);
+  else __atomic_thread_fence(__ATOMIC_SEQ_CST);
+}
 
 static void enter_sleep(struct hw_job *j, struct hw_ue *u, const struct hw_wait_desc *why, volatile uint32_t *word,
                         uint32_t val) {
@@ -38,7 +54,7 @@ void hw_wait_cond(struct hw_job *j, int me, hw_cond_fn cond, void *arg, const st
   for (;;) {
     uint32_t s = __atomic_load_n(seq, __ATOMIC_ACQUIRE);
     __atomic_store_n(&u->sleeping, 1, __ATOMIC_RELAXED);
-    __atomic_thread_fence(__ATOMIC_SEQ_CST);
+    sleeper_fence(j);
     if (cond(arg)) break;
     if (!slept) enter_sleep(j, u, why, seq, s);
     slept = 1;

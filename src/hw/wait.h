@@ -8,6 +8,11 @@
  * condition, futex_wait(seq).  Writer: store, full fence, if sleeping then
  * bump seq and futex_wake.  The two fences make it impossible for the waiter
  * to miss the store while the writer misses the sleeper.
+ *
+ * When UEs do not outnumber host CPUs they rarely sleep, so the writer's
+ * fence is moved to the sleeper: writers use a compiler barrier only and the
+ * sleeper issues membarrier(GLOBAL_EXPEDITED), which runs a full barrier on
+ * every CPU running a UE (an asymmetric Dekker fence).
  */
 #ifndef OPENSCC_HW_WAIT_H
 #define OPENSCC_HW_WAIT_H
@@ -32,9 +37,15 @@ void hw_wake_word(volatile uint32_t *word);
 
 void hw_ring_slow(struct hw_job *j, int ue);
 
+/* Whether the kernel offers the asymmetric fence (launcher side). */
+int hw_asym_fence_available(void);
+/* Register this UE for the asymmetric fence; returns 0 or -1. */
+int hw_asym_fence_register(void);
+
 /* Call after storing into the MPB of UE `ue` (or anything it waits on). */
 static inline void hw_ring(struct hw_job *j, int ue) {
-  __atomic_thread_fence(__ATOMIC_SEQ_CST);
+  if (j->hdr->asym_fence) __atomic_signal_fence(__ATOMIC_SEQ_CST);
+  else __atomic_thread_fence(__ATOMIC_SEQ_CST);
   if (__atomic_load_n(&hw_ue(j, ue)->sleeping, __ATOMIC_RELAXED)) hw_ring_slow(j, ue);
 }
 

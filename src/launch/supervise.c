@@ -205,8 +205,9 @@ int launch_run(const struct launch_options *o) {
   long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
   p.oversubscribed = p.nue > ncpu;
   p.spin_limit = p.oversubscribed ? 64 : 100000;
-  const char *spin = getenv("OPENSCC_SPIN");
+  const char *spin = getenv("OPENSCC_SPIN"), *asym = getenv("OPENSCC_ASYM_FENCE");
   if (spin) p.spin_limit = atoi(spin);
+  p.asym_fence = !p.oversubscribed && hw_asym_fence_available() && !(asym && !strcmp(asym, "0"));
   char err[256];
   if (hw_job_create(&p, &r.job, err, sizeof err) != 0) {
     fprintf(stderr, "rccerun: %s\n", err);

@@ -15,19 +15,28 @@ static int check_peer(int peer, const char *where) {
 
 static uint32_t buff_off(void) { return (uint32_t)(RCCE_buff_ptr - RCCE_comm_buffer[rcce_g.ue]); }
 
+/* Basic interface: I set sent[me] in the receiver, it sets ready[it] in me. */
+static struct rcce_link send_link(int dest) {
+  return (struct rcce_link){rcce_g.ready[dest], rcce_g.sent[rcce_g.ue], &rcce_g.send_seq[dest]};
+}
+static struct rcce_link recv_link(int src) {
+  return (struct rcce_link){rcce_g.ready[rcce_g.ue], rcce_g.sent[src], &rcce_g.recv_seq[src]};
+}
+
 int RCCE_send(char *privbuf, size_t size, int dest) {
   int rc = check_peer(dest, "RCCE_send");
   if (rc != RCCE_SUCCESS) return rc;
   if (!privbuf && size) return rcce_error(RCCE_DEBUG_COMM, RCCE_ERROR_SOURCE, "RCCE_send", "NULL buffer");
-  return rcce_send_general(privbuf, buff_off(), RCCE_chunk, rcce_g.ready[dest], rcce_g.sent[rcce_g.ue], size, dest);
+  struct rcce_link l = send_link(dest);
+  return rcce_send_general(privbuf, buff_off(), RCCE_chunk, &l, size, dest);
 }
 
 int RCCE_recv(char *privbuf, size_t size, int source) {
   int rc = check_peer(source, "RCCE_recv");
   if (rc != RCCE_SUCCESS) return rc;
   if (!privbuf && size) return rcce_error(RCCE_DEBUG_COMM, RCCE_ERROR_TARGET, "RCCE_recv", "NULL buffer");
-  return rcce_recv_general(privbuf, buff_off(), RCCE_chunk, rcce_g.ready[rcce_g.ue], rcce_g.sent[source], size,
-                           source, NULL);
+  struct rcce_link l = recv_link(source);
+  return rcce_recv_general(privbuf, buff_off(), RCCE_chunk, &l, size, source, NULL);
 }
 
 int RCCE_recv_test(char *privbuf, size_t size, int source, int *test) {
@@ -35,15 +44,15 @@ int RCCE_recv_test(char *privbuf, size_t size, int source, int *test) {
   if (rc != RCCE_SUCCESS) return rc;
   if ((!privbuf && size) || !test)
     return rcce_error(RCCE_DEBUG_COMM, RCCE_ERROR_TARGET, "RCCE_recv_test", "NULL buffer or test pointer");
-  return rcce_recv_general(privbuf, buff_off(), RCCE_chunk, rcce_g.ready[rcce_g.ue], rcce_g.sent[source], size,
-                           source, test);
+  struct rcce_link l = recv_link(source);
+  return rcce_recv_general(privbuf, buff_off(), RCCE_chunk, &l, size, source, test);
 }
 
 /* --- gory interface ---------------------------------------------------- */
 
 struct gory_args {
   uint32_t comb_off;
-  struct rcce_iflag ready, sent;
+  struct rcce_link link; /* the caller's flags, SET/UNSET protocol */
 };
 
 static int gory_check(const char *where, int peer, t_vcharp combuf, size_t chunk, int ready_rc, int sent_rc,
@@ -65,9 +74,10 @@ static int from_big_ptr(RCCE_FLAG *f, struct rcce_iflag *out) {
   return f ? rcce_iflag_from_big(*f, out) : RCCE_ERROR_FLAG_UNDEFINED;
 }
 
-#define GORY_PROLOGUE(where, peer, CONVERT)                                                                 \
-  struct gory_args g;                                                                                       \
-  int rc = gory_check(where, peer, combuf, chunk, CONVERT(ready, &g.ready), CONVERT(sent, &g.sent), &g);    \
+#define GORY_PROLOGUE(where, peer, CONVERT)                                                             \
+  struct gory_args g = {.link.seq = NULL};                                                              \
+  int rc = gory_check(where, peer, combuf, chunk, CONVERT(ready, &g.link.ready), CONVERT(sent, &g.link.sent), \
+                      &g);                                                                              \
   if (rc != RCCE_SUCCESS) return rc
 
 int RCCE_send_gory(char *privbuf, t_vcharp combuf, size_t chunk, RCCE_FLAG *ready, RCCE_FLAG *sent, size_t size,
@@ -86,37 +96,37 @@ int RCCE_recv_test_gory_singlebit(char *privbuf, t_vcharp combuf, size_t chunk, 
 int RCCE_send_gory(char *privbuf, t_vcharp combuf, size_t chunk, RCCE_FLAG *ready, RCCE_FLAG *sent, size_t size,
                    int dest) {
   GORY_PROLOGUE("RCCE_send", dest, from_big_ptr);
-  return rcce_send_general(privbuf, g.comb_off, chunk, g.ready, g.sent, size, dest);
+  return rcce_send_general(privbuf, g.comb_off, chunk, &g.link, size, dest);
 }
 
 int RCCE_recv_gory(char *privbuf, t_vcharp combuf, size_t chunk, RCCE_FLAG *ready, RCCE_FLAG *sent, size_t size,
                    int source) {
   GORY_PROLOGUE("RCCE_recv", source, from_big_ptr);
-  return rcce_recv_general(privbuf, g.comb_off, chunk, g.ready, g.sent, size, source, NULL);
+  return rcce_recv_general(privbuf, g.comb_off, chunk, &g.link, size, source, NULL);
 }
 
 int RCCE_recv_test_gory(char *privbuf, t_vcharp combuf, size_t chunk, RCCE_FLAG *ready, RCCE_FLAG *sent,
                         size_t size, int source, int *test) {
   GORY_PROLOGUE("RCCE_recv_test", source, from_big_ptr);
   if (!test) return rcce_error(RCCE_DEBUG_COMM, RCCE_ERROR_TARGET, "RCCE_recv_test", "NULL test pointer");
-  return rcce_recv_general(privbuf, g.comb_off, chunk, g.ready, g.sent, size, source, test);
+  return rcce_recv_general(privbuf, g.comb_off, chunk, &g.link, size, source, test);
 }
 
 int RCCE_send_gory_singlebit(char *privbuf, t_vcharp combuf, size_t chunk, rcce_sbflag *ready, rcce_sbflag *sent,
                              size_t size, int dest) {
   GORY_PROLOGUE("RCCE_send", dest, rcce_iflag_from_sb);
-  return rcce_send_general(privbuf, g.comb_off, chunk, g.ready, g.sent, size, dest);
+  return rcce_send_general(privbuf, g.comb_off, chunk, &g.link, size, dest);
 }
 
 int RCCE_recv_gory_singlebit(char *privbuf, t_vcharp combuf, size_t chunk, rcce_sbflag *ready, rcce_sbflag *sent,
                              size_t size, int source) {
   GORY_PROLOGUE("RCCE_recv", source, rcce_iflag_from_sb);
-  return rcce_recv_general(privbuf, g.comb_off, chunk, g.ready, g.sent, size, source, NULL);
+  return rcce_recv_general(privbuf, g.comb_off, chunk, &g.link, size, source, NULL);
 }
 
 int RCCE_recv_test_gory_singlebit(char *privbuf, t_vcharp combuf, size_t chunk, rcce_sbflag *ready,
                                   rcce_sbflag *sent, size_t size, int source, int *test) {
   GORY_PROLOGUE("RCCE_recv_test", source, rcce_iflag_from_sb);
   if (!test) return rcce_error(RCCE_DEBUG_COMM, RCCE_ERROR_TARGET, "RCCE_recv_test", "NULL test pointer");
-  return rcce_recv_general(privbuf, g.comb_off, chunk, g.ready, g.sent, size, source, test);
+  return rcce_recv_general(privbuf, g.comb_off, chunk, &g.link, size, source, test);
 }

@@ -83,13 +83,18 @@ void rcce_iflag_write(struct rcce_iflag f, int val, int ue) {
   rcce_counters()->flag_writes++;
 }
 
+/* A big flag holds any value (the basic interface stores sequence numbers);
+ * a single-bit flag holds 0 or 1. */
+static uint32_t flag_bits(struct rcce_iflag f, int val) { return f.bit < 0 ? (uint32_t)val : (val ? flag_mask(f) : 0); }
+
 int rcce_iflag_read(struct rcce_iflag f, int ue) {
-  return (__atomic_load_n(flag_word(f, ue), __ATOMIC_ACQUIRE) & flag_mask(f)) != 0;
+  uint32_t w = __atomic_load_n(flag_word(f, ue), __ATOMIC_ACQUIRE);
+  return f.bit < 0 ? (int)w : (w & flag_mask(f)) != 0;
 }
 
 void rcce_iflag_wait(struct rcce_iflag f, int val, const struct hw_wait_desc *why) {
   volatile uint32_t *w = flag_word(f, rcce_g.ue);
-  uint32_t mask = flag_mask(f), want = val ? (f.bit < 0 ? 1u : mask) : 0;
+  uint32_t mask = flag_mask(f), want = flag_bits(f, val);
   /* Fast path: the flag is usually already set when a message is waiting. */
   if ((__atomic_load_n(w, __ATOMIC_ACQUIRE) & mask) == want) return;
   hw_wait_bits(&rcce_g.job, rcce_g.ue, w, mask, want, why);

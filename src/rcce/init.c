@@ -65,7 +65,9 @@ static void agree(_Atomic int32_t *slot, int mine, const char *what) {
 static void alloc_basic_resources(void) {
   rcce_g.sent = calloc((size_t)rcce_g.nue, sizeof *rcce_g.sent);
   rcce_g.ready = calloc((size_t)rcce_g.nue, sizeof *rcce_g.ready);
-  if (!rcce_g.sent || !rcce_g.ready) die("%s", "out of memory");
+  rcce_g.send_seq = calloc((size_t)rcce_g.nue, sizeof *rcce_g.send_seq);
+  rcce_g.recv_seq = calloc((size_t)rcce_g.nue, sizeof *rcce_g.recv_seq);
+  if (!rcce_g.sent || !rcce_g.ready || !rcce_g.send_seq || !rcce_g.recv_seq) die("%s", "out of memory");
   /* sent[u] and ready[u] are both written by u: adjacent lines share a host
    * cache line, so one transfer carries both. */
   for (int u = 0; u < rcce_g.nue; u++) {
@@ -80,8 +82,13 @@ static void alloc_basic_resources(void) {
   }
 }
 
+/* Lines kept free above the send buffer for later RCCE_comm_split barriers
+ * and RCCE_flag_alloc calls of basic-interface programs. */
+#define SPARE_FLAG_LINES 8
+
 static void alloc_comm_buffer(void) {
-  uint64_t lines = range_largest_free(&rcce_g.mpb_alloc);
+  uint64_t largest = range_largest_free(&rcce_g.mpb_alloc);
+  uint64_t lines = largest > SPARE_FLAG_LINES ? largest - SPARE_FLAG_LINES : 0;
   int64_t start = lines ? range_alloc_low(&rcce_g.mpb_alloc, lines) : -1;
   if (start < 0) die("%s", "no MPB space left for the send buffer");
   RCCE_buff_ptr = RCCE_comm_buffer[rcce_g.ue] + start * rcce_g.line;
@@ -105,6 +112,7 @@ static int init_common(int flag_mode, int gory) {
   RCCE_IAM = rcce_g.ue;
   RCCE_NP = rcce_g.nue;
   for (int u = 0; u < rcce_g.nue; u++) RCCE_comm_buffer[u] = hw_mpb(&rcce_g.job, hw_ue(&rcce_g.job, u)->core);
+  if (h->asym_fence && hw_asym_fence_register() != 0) die("%s", "membarrier registration refused (set OPENSCC_ASYM_FENCE=0)");
   /* Let peers read large messages straight from this process (single_copy.c). */
   prctl(PR_SET_PTRACER, PR_SET_PTRACER_ANY, 0, 0, 0);
   struct hw_ue *me = hw_ue(&rcce_g.job, rcce_g.ue);

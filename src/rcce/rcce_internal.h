@@ -48,6 +48,7 @@ struct rcce_state {
   int nsblines, sblines_cap;
   struct range_alloc shm_alloc;  /* in lines of the shared region */
   struct rcce_iflag *sent, *ready; /* basic interface: per peer */
+  uint32_t *send_seq, *recv_seq;   /* basic interface: chunks exchanged per peer */
   int debug_mask;
   int comm_count;
   int flag_reads_unchanged; /* user polling with RCCE_flag_read: yield when long */
@@ -72,11 +73,29 @@ void rcce_iflag_wait(struct rcce_iflag f, int val, const struct hw_wait_desc *wh
 int rcce_iflag_from_big(RCCE_FLAG f, struct rcce_iflag *out);
 int rcce_iflag_from_sb(const rcce_sbflag *f, struct rcce_iflag *out);
 
+/* How the two ends of a transfer signal each other.  The sender sets `sent`
+ * in the receiver's MPB, the receiver sets `ready` in the sender's MPB.  With
+ * seq != NULL (basic interface) the flags carry chunk sequence numbers and
+ * are never reset, so each flag line is written by one side only; with
+ * seq == NULL (gory interface) the caller's flags follow RCCE's SET/UNSET
+ * protocol. */
+struct rcce_link {
+  struct rcce_iflag ready, sent;
+  uint32_t *seq; /* my chunk counter for this peer and direction */
+};
+
+/* Sender: announce a chunk, wait until the receiver has taken it. */
+void rcce_link_send_step(struct rcce_link *l, int dest);
+/* Receiver: wait for the next chunk / acknowledge it / test for it. */
+void rcce_link_recv_wait(struct rcce_link *l, int src);
+void rcce_link_recv_ack(struct rcce_link *l, int src);
+int rcce_link_recv_ready(const struct rcce_link *l);
+
 /* Synchronous chunked transfer through the MPB (local put, remote get). */
-int rcce_send_general(const char *priv, uint32_t comb_off, size_t chunk, struct rcce_iflag ready,
-                      struct rcce_iflag sent, size_t size, int dest);
-int rcce_recv_general(char *priv, uint32_t comb_off, size_t chunk, struct rcce_iflag ready,
-                      struct rcce_iflag sent, size_t size, int src, int *test);
+int rcce_send_general(const char *priv, uint32_t comb_off, size_t chunk, struct rcce_link *l, size_t size,
+                      int dest);
+int rcce_recv_general(char *priv, uint32_t comb_off, size_t chunk, struct rcce_link *l, size_t size, int src,
+                      int *test);
 
 /* Communicators. */
 int rcce_comm_build(const int *members, int n, RCCE_COMM *comm);

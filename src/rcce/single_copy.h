@@ -1,8 +1,11 @@
 /*
- * Native-mode single-copy transfer of large messages: the receiver copies
- * straight out of the sender's private buffer with process_vm_readv (Linux
- * cross-memory attach), after one MPB handshake that carries a descriptor.
- * If the kernel refuses, the job falls back to chunks for good.
+ * Native-mode transfer of large messages without MPB chunks: after one
+ * handshake in which the two ends exchange their buffer addresses through a
+ * descriptor in the sender's comm buffer, the receiver pulls the first part
+ * (process_vm_readv) while the sender pushes the rest (process_vm_writev),
+ * in parallel; a second handshake reports completion both ways.  If the
+ * kernel refuses cross-memory attach, both ends fall back to chunks, and the
+ * job keeps using chunks.
  */
 #ifndef OPENSCC_SINGLE_COPY_H
 #define OPENSCC_SINGLE_COPY_H
@@ -11,14 +14,14 @@
 
 #include "rcce_internal.h"
 
-/* Messages at least this large (and longer than one chunk) go single-copy. */
+/* Messages at least this large (and longer than one chunk) skip the chunks. */
 #define RCCE_SINGLE_COPY_MIN (32 * 1024)
+/* From this size on the sender copies half of the message itself. */
+#define RCCE_SINGLE_COPY_SPLIT_MIN (256 * 1024)
 
 int rcce_single_copy_wanted(size_t size, size_t chunk);
 /* Both return 1 when the whole message moved, 0 when chunks must follow. */
-int rcce_single_copy_send(const char *priv, unsigned char *combuf, struct rcce_iflag ready, struct rcce_iflag sent,
-                          size_t size, int dest);
-int rcce_single_copy_recv(char *priv, const unsigned char *src_combuf, struct rcce_iflag ready,
-                          struct rcce_iflag sent, size_t size, int src);
+int rcce_single_copy_send(const char *priv, unsigned char *combuf, struct rcce_link *l, size_t size, int dest);
+int rcce_single_copy_recv(char *priv, const unsigned char *src_combuf, struct rcce_link *l, size_t size, int src);
 
 #endif

@@ -1,0 +1,260 @@
+"""rccerun's supervision (src/launch/supervise.c, report.c): crashes, early
+exits, deadlocks, timeouts, signals, and cleanup after kill -9."""
+from __future__ import annotations
+
+import os
+import re
+import signal
+import time
+
+import pytest
+
+import openscc_testlib as lib
+from openscc_testlib import Job, rccerun
+
+CORES = (10, 11, 12, 13)  # UE u on core 10+u: reports must name both
+CORES_OPT = ("--cores", ",".join(map(str, CORES)))
+
+
+def name(ue: int) -> str:
+    return f"UE {ue} (core {CORES[ue]})"
+
+
+def crash(build, compile_program, mode, *opts, nue=4, env=None):
+    prog = compile_program(build, "crash")
+    return rccerun(build, *opts, *CORES_OPT, "-nue", nue, prog, mode, env=env)
+
+
+def report(res: lib.Result, headline: str) -> list[str]:
+    """The per-UE lines that follow `headline` in rccerun's stderr."""
+    lines = res.err.splitlines()
+    assert f"rccerun: {headline}" in lines, f"no headline {headline!r}\n{res}"
+    i = lines.index(f"rccerun: {headline}")
+    return [ln for ln in lines[i + 1:] if ln.startswith("  UE ")]
+
+
+def test_normal_run(build, compile_program):
+    res = crash(build, compile_program, "ok")
+    assert res.rc == lib.RC_OK, res
+    assert res.out.count(" ready\n") == 4 and "crash: ok finished\n" in res.out, res
+    assert res.err_lines == [], res
+
+
+def test_segv(build, compile_program):
+    # Under ASan the NULL store must still end in SIGSEGV, not in an ASan report.
+    env = lib.base_env(build, ASAN_OPTIONS="handle_segv=0:detect_leaks=1") if build.asan else None
+    res = crash(build, compile_program, "segv", env=env)
+    assert res.rc == lib.RC_UE_FAILED, res
+    assert f"rccerun: {name(1)} crashed: killed by signal 11 (Segmentation fault)" in res.err.splitlines(), res
+    assert "returned" not in res.out, res  # no receive from the crashed UE completed
+
+
+def test_exit_early(build, compile_program):
+    res = crash(build, compile_program, "exit_early")
+    assert res.rc == lib.RC_UE_FAILED, res
+    assert (f"rccerun: {name(1)} exited early (without RCCE_finalize) while {name(0)} waits for it"
+            in res.err.splitlines()), res
+    lines = report(res, "state of every UE:")
+    assert lines[:2] == [
+        f"  {name(0)}: blocked in RCCE_recv, waiting for data from {name(1)}",
+        f"  {name(1)}: exited with status 0 without RCCE_finalize",
+    ], res
+    # UEs 2 and 3 head for RCCE_finalize; the report may catch them before its barrier.
+    for u in (2, 3):
+        assert re.fullmatch(rf"  {re.escape(name(u))}: (running \(not blocked in the runtime\)|blocked in a barrier "
+                            rf"of communicator #0 \(4 UEs: 0 1 2 3\), [12] of 4 arrived)", lines[u]), res
+    assert len(lines) == 4, res
+
+
+def test_exit_early_two_ues(build, compile_program):
+    res = crash(build, compile_program, "exit_early", nue=2)
+    assert res.rc == lib.RC_UE_FAILED, res
+    assert res.err.splitlines()[:4] == [
+        f"rccerun: {name(1)} exited early (without RCCE_finalize) while {name(0)} waits for it",
+        "rccerun: state of every UE:",
+        f"  {name(0)}: blocked in RCCE_recv, waiting for data from {name(1)}",
+        f"  {name(1)}: exited with status 0 without RCCE_finalize",
+    ], res
+
+
+def test_exit_status(build, compile_program):
+    res = crash(build, compile_program, "exit_status")
+    assert res.rc == lib.RC_UE_FAILED, res
+    assert f"rccerun: {name(2)} exited with status 3" in res.err.splitlines(), res
+    assert "returned" not in res.out, res
+
+
+def test_exit_before_init(build, compile_program):
+    res = crash(build, compile_program, "before_init")
+    assert res.rc == lib.RC_UE_FAILED, res
+    assert f"rccerun: {name(1)} exited with status 5" in res.err.splitlines(), res
+
+
+def test_no_finalize_warns(build, compile_program):
+    """UEs that return without RCCE_finalize while nobody waits: exit 0, one warning each."""
+    res = crash(build, compile_program, "no_finalize", nue=3)
+    assert res.rc == lib.RC_OK, res
+    warnings = [ln for ln in res.err.splitlines() if "warning" in ln]
+    assert sorted(warnings) == [f"rccerun: warning: {name(u)} exited without calling RCCE_finalize"
+                                for u in range(3)], res
+
+
+DEADLOCK = "deadlock: every running UE is blocked in the runtime and none can proceed"
+
+
+def test_deadlock(build, compile_program):
+    res = crash(build, compile_program, "deadlock")
+    assert res.rc == lib.RC_DEADLOCK, res
+    assert report(res, DEADLOCK) == [
+        f"  {name(0)}: blocked in RCCE_recv, waiting for data from {name(1)}",
+        f"  {name(1)}: blocked in RCCE_recv, waiting for data from {name(0)}",
+        f"  {name(2)}: blocked in a barrier of communicator #0 (4 UEs: 0 1 2 3), 2 of 4 arrived",
+        f"  {name(3)}: blocked in a barrier of communicator #0 (4 UEs: 0 1 2 3), 2 of 4 arrived",
+    ], res
+    assert "returned" not in res.out, res
+
+
+def test_deadlock_two_ues(build, compile_program):
+    res = crash(build, compile_program, "deadlock", nue=2)
+    assert res.rc == lib.RC_DEADLOCK, res
+    assert report(res, DEADLOCK) == [
+        f"  {name(0)}: blocked in RCCE_recv, waiting for data from {name(1)}",
+        f"  {name(1)}: blocked in RCCE_recv, waiting for data from {name(0)}",
+    ], res
+
+
+def test_deadlock_before_timeout(build, compile_program):
+    """A deadlock is reported as such (exit 3) long before a generous --timeout."""
+    res = crash(build, compile_program, "deadlock", "--timeout", "100")
+    assert res.rc == lib.RC_DEADLOCK, res
+    assert "timeout" not in res.err, res
+
+
+def test_barrier_deadlock(build, compile_program):
+    res = crash(build, compile_program, "barrier_deadlock")
+    assert res.rc == lib.RC_DEADLOCK, res
+    barrier = "blocked in a barrier of communicator #0 (4 UEs: 0 1 2 3), 3 of 4 arrived"
+    assert report(res, DEADLOCK) == [
+        f"  {name(0)}: blocked in RCCE_recv, waiting for data from {name(1)}",
+        f"  {name(1)}: {barrier}", f"  {name(2)}: {barrier}", f"  {name(3)}: {barrier}",
+    ], res
+
+
+def test_lock_deadlock(build, compile_program):
+    res = crash(build, compile_program, "lock_deadlock")
+    assert res.rc == lib.RC_DEADLOCK, res
+    assert report(res, DEADLOCK) == [
+        f"  {name(0)}: blocked in RCCE_recv, waiting for data from {name(1)}",
+        f"  {name(1)}: blocked in RCCE_acquire_lock, waiting for the lock of {name(0)}",
+        f"  {name(2)}: blocked in a barrier of communicator #0 (4 UEs: 0 1 2 3), 2 of 4 arrived",
+        f"  {name(3)}: blocked in a barrier of communicator #0 (4 UEs: 0 1 2 3), 2 of 4 arrived",
+    ], res
+
+
+def test_deadlock_48_ues(build, compile_program):
+    """Many sleepers: the detector still names the two culprits."""
+    prog = compile_program(build, "crash")
+    res = rccerun(build, "-nue", 48, prog, "deadlock")
+    assert res.rc == lib.RC_DEADLOCK, res
+    lines = report(res, DEADLOCK)
+    assert len(lines) == 48, res
+    assert lines[0] == "  UE 0 (core 0): blocked in RCCE_recv, waiting for data from UE 1 (core 1)", res
+    assert lines[1] == "  UE 1 (core 1): blocked in RCCE_recv, waiting for data from UE 0 (core 0)", res
+    for u in range(2, 48):
+        assert lines[u] == (f"  UE {u} (core {u}): blocked in a barrier of communicator #0 "
+                            f"(48 UEs: 0 1 2 3 ...), 46 of 48 arrived"), res
+
+
+@pytest.mark.parametrize("mode", ["hang", "spin"])
+def test_timeout_with_running_ue(build, compile_program, mode):
+    """UE 0 never calls the runtime again (sleeping or spinning): that is no
+    deadlock; --timeout ends the job with exit 124 and a report."""
+    res = crash(build, compile_program, mode, "--timeout", "2.5", nue=3)
+    assert res.rc == lib.RC_TIMEOUT, res
+    assert report(res, "timeout: the job ran longer than 2.5 s") == [
+        f"  {name(0)}: running (not blocked in the runtime)",
+        f"  {name(1)}: blocked in RCCE_recv, waiting for data from {name(0)}",
+        f"  {name(2)}: blocked in RCCE_recv, waiting for data from {name(0)}",
+    ], res
+    assert "deadlock" not in res.err, res
+
+
+def test_timeout_sleep_forever(build, compile_program):
+    res = crash(build, compile_program, "sleep_forever", "--timeout", "2", nue=4)
+    assert res.rc == lib.RC_TIMEOUT, res
+    assert report(res, "timeout: the job ran longer than 2 s") == [
+        f"  {name(u)}: running (not blocked in the runtime)" for u in range(4)], res
+
+
+# ------------------------------------------------------------------ signals
+
+
+def start_hang(build, compile_program, scratch, nue=3, **kw) -> Job:
+    job = Job(build, "-nue", nue, compile_program(build, "crash"), "hang", cwd=scratch, **kw)
+    job.wait_ready(nue)
+    return job
+
+
+@pytest.mark.parametrize("sig,group", [(signal.SIGINT, False), (signal.SIGINT, True), (signal.SIGTERM, False)],
+                         ids=["sigint", "sigint-to-group", "sigterm"])
+def test_interrupt(build, compile_program, scratch, sig, group):
+    """Ctrl-C (SIGINT to rccerun, or to its process group as a terminal does):
+    rccerun stops every UE, removes the segment and exits 128+signal."""
+    job = start_hang(build, compile_program, scratch, new_session=group)
+    ues = lib.ue_pids(job.pid)
+    assert sorted(ues) == [0, 1, 2], job
+    assert len(lib.segments_of(job.pid)) == 1, job
+    if group:
+        os.killpg(job.pid, sig)  # the UEs are in a group of their own: rccerun alone gets it
+    else:
+        os.kill(job.pid, sig)
+    res = job.wait()
+    assert res.rc == 128 + sig, res
+    assert f"rccerun: interrupted by {signal.strsignal(sig)}; stopping 3 UE(s)" in res.err.splitlines(), res
+    assert lib.session_pids() == [], lib.describe_pids(lib.session_pids())
+    assert not any(lib.pid_alive(p) and lib.pid_is_ours(p) for p in ues.values())
+    assert lib.segments_of(job.pid) == [], res
+
+
+def test_kill_9_of_one_ue(build, compile_program, scratch):
+    job = start_hang(build, compile_program, scratch)
+    ues = lib.ue_pids(job.pid)
+    os.kill(ues[2], signal.SIGKILL)
+    res = job.wait()
+    assert res.rc == lib.RC_UE_FAILED, res
+    assert "rccerun: UE 2 (core 2) crashed: killed by signal 9 (Killed)" in res.err.splitlines(), res
+    assert lib.session_pids() == [], lib.describe_pids(lib.session_pids())
+    assert lib.segments_of(job.pid) == [], res
+
+
+def test_kill_9_of_rccerun(build, compile_program, scratch):
+    """kill -9 of the launcher: the UEs die with it (PR_SET_PDEATHSIG); its
+    segment stays until the next rccerun removes it as stale."""
+    # Start from a clean slate: this run removes any stale segment of old jobs.
+    res = rccerun(build, "-nue", 1, build.app("hello"))
+    assert res.rc == lib.RC_OK, res
+    job = start_hang(build, compile_program, scratch, nue=4)
+    ues = lib.ue_pids(job.pid)
+    assert sorted(ues) == [0, 1, 2, 3], job
+    segs = lib.segments_of(job.pid)
+    assert len(segs) == 1, job
+    os.kill(job.pid, signal.SIGKILL)
+    assert job.proc.wait(timeout=30) == -signal.SIGKILL
+    lib.wait_until(lambda: not any(lib.pid_alive(p) and lib.pid_is_ours(p) for p in ues.values()), 10,
+                   "the UEs of the killed rccerun to die:\n" + lib.describe_pids(ues.values()))
+    assert lib.session_pids() == [], lib.describe_pids(lib.session_pids())
+    assert (lib.SHM_DIR / segs[0]).exists(), "the killed launcher's segment vanished by itself"
+    res = rccerun(build, "-nue", 2, build.app("hello"))
+    assert res.rc == lib.RC_OK and "hello: OK\n" in res.out, res
+    assert "rccerun: removed 1 stale segment(s) left by killed jobs" in res.err.splitlines(), res
+    assert not (lib.SHM_DIR / segs[0]).exists(), res
+
+
+def test_segment_removed_after_every_outcome(build, compile_program):
+    """No segment survives an ok run, a crash, a deadlock or a timeout (the
+    autouse fixture checks /dev/shm after each test; this one batches them)."""
+    before = lib.shm_segments()
+    for mode, opts in (("ok", ()), ("exit_status", ()), ("deadlock", ()), ("hang", ("--timeout", "0.5"))):
+        res = crash(build, compile_program, mode, *opts)
+        assert res.rc in (0, 1, 3, 124), res
+        assert lib.leftover_segments(before) == [], f"{mode}\n{res}"

@@ -1,0 +1,107 @@
+/*
+ * crash.c - UEs that fail in controlled ways, for rccerun's supervision.
+ *
+ * usage: crash MODE        (every UE prints "crash: UE n ready" after RCCE_init)
+ *   segv             UE 1 writes through a NULL pointer; the others wait in RCCE_recv from UE 1
+ *   exit_early       UE 1 returns 0 without RCCE_finalize; UE 0 waits in RCCE_recv from UE 1,
+ *                    the others are in RCCE_finalize
+ *   exit_status      UE 2 exits with status 3; the others wait in RCCE_recv from UE 2
+ *   before_init      UE 1 exits with status 5 before RCCE_init; the others wait in RCCE_init
+ *   deadlock         UE 0 and UE 1 both RCCE_recv from each other; the others are in RCCE_finalize
+ *   barrier_deadlock UE 0 skips a barrier the others enter, then waits in RCCE_recv from UE 1
+ *   lock_deadlock    UE 0 holds the lock of UE 0 and waits in RCCE_recv from UE 1, which waits
+ *                    for that lock; the others are in RCCE_finalize
+ *   hang             UE 0 sleeps forever in user code; the others wait in RCCE_recv from UE 0
+ *   spin             UE 0 spins forever in user code; the others wait in RCCE_recv from UE 0
+ *   sleep_forever    every UE pause()s forever outside the runtime
+ *   no_finalize      every UE meets a barrier, then returns 0 without RCCE_finalize
+ *   ok               every UE finishes normally
+ */
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "RCCE.h"
+
+static char buf[64];
+
+static void ready(void) {
+  printf("crash: UE %d ready\n", RCCE_ue());
+  fflush(stdout);
+}
+
+static void recv_from(int src) {
+  int rc = RCCE_recv(buf, sizeof buf, src);
+  /* Reaching this line means the runtime let a receive complete that cannot. */
+  printf("crash: UE %d: RCCE_recv from UE %d returned %d\n", RCCE_ue(), src, rc);
+  fflush(stdout);
+}
+
+/* Not instrumented: under UBSan a NULL store would be reported and turned
+   into exit(1) instead of the SIGSEGV this mode is about. */
+__attribute__((noinline, no_sanitize_address, no_sanitize_undefined)) static void write_null(volatile int *p) {
+  *p = 42;
+}
+
+int RCCE_APP(int argc, char **argv) {
+  const char *mode = argc > 1 ? argv[1] : "ok";
+  if (strcmp(mode, "before_init") == 0 && getenv("OPENSCC_UE") && atoi(getenv("OPENSCC_UE")) == 1) exit(5);
+  RCCE_init(&argc, &argv);
+  int me = RCCE_ue();
+  ready();
+
+  if (strcmp(mode, "segv") == 0) {
+    if (me == 1) {
+      volatile int *volatile p = NULL;
+      write_null(p);
+    } else {
+      recv_from(1);
+    }
+  } else if (strcmp(mode, "exit_early") == 0) {
+    if (me == 1) return 0;
+    if (me == 0) recv_from(1);
+  } else if (strcmp(mode, "exit_status") == 0) {
+    if (me == 2) exit(3);
+    recv_from(2);
+  } else if (strcmp(mode, "before_init") == 0) {
+    /* UE 1 never got here */
+  } else if (strcmp(mode, "deadlock") == 0) {
+    if (me == 0) recv_from(1);
+    if (me == 1) recv_from(0);
+  } else if (strcmp(mode, "barrier_deadlock") == 0) {
+    if (me == 0) recv_from(1);
+    else RCCE_barrier(&RCCE_COMM_WORLD);
+  } else if (strcmp(mode, "lock_deadlock") == 0) {
+    if (me == 0) {
+      RCCE_acquire_lock(0);
+      RCCE_barrier(&RCCE_COMM_WORLD);
+      recv_from(1);
+    } else {
+      RCCE_barrier(&RCCE_COMM_WORLD);
+      if (me == 1) RCCE_acquire_lock(0);
+    }
+  } else if (strcmp(mode, "hang") == 0) {
+    if (me == 0)
+      for (;;) sleep(1);
+    recv_from(0);
+  } else if (strcmp(mode, "spin") == 0) {
+    if (me == 0) {
+      volatile unsigned long n = 0;
+      for (;;) n++;
+    }
+    recv_from(0);
+  } else if (strcmp(mode, "sleep_forever") == 0) {
+    for (;;) pause();
+  } else if (strcmp(mode, "no_finalize") == 0) {
+    RCCE_barrier(&RCCE_COMM_WORLD);
+    return 0;
+  } else if (strcmp(mode, "ok") != 0) {
+    fprintf(stderr, "crash: unknown mode '%s'\n", mode);
+    return 2;
+  }
+  RCCE_finalize();
+  if (me == 0) printf("crash: %s finished\n", mode);
+  return 0;
+}
