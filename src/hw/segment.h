@@ -95,7 +95,8 @@ struct hw_header {
   struct chip_desc chip;
   int32_t launcher_pid;
   int32_t debug;        /* print RCCE errors */
-  int32_t spin_limit;   /* polls before sleeping */
+  int32_t spin_limit;   /* polls before yielding or sleeping */
+  int32_t yield_limit;  /* sched_yield calls before sleeping */
   int32_t single_copy;  /* large messages copied once (native mode) */
   int32_t oversubscribed; /* more UEs than host CPUs */
   int32_t asym_fence;     /* writers skip the fence; sleepers use membarrier (wait.h) */
@@ -114,6 +115,7 @@ struct hw_job_params {
   int debug;
   int initial_divider;
   int spin_limit;
+  int yield_limit;
   int single_copy;
   int oversubscribed;
   int asym_fence;

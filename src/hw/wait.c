@@ -3,6 +3,7 @@
 #include "wait.h"
 
 #include <errno.h>
+#include <sched.h>
 #include <limits.h>
 #include <linux/futex.h>
 #include <linux/membarrier.h>
@@ -48,6 +49,12 @@ void hw_wait_cond(struct hw_job *j, int me, hw_cond_fn cond, void *arg, const st
     if (cond(arg)) return;
     hw_cpu_relax();
   }
+  /* Oversubscribed: the UE we wait for needs this CPU; a few yields let it
+   * run without paying for a sleep and a wake-up. */
+  for (int i = 0; i < j->hdr->yield_limit; i++) {
+    if (cond(arg)) return;
+    sched_yield();
+  }
   struct hw_ue *u = hw_ue(j, me);
   volatile uint32_t *seq = (volatile uint32_t *)&u->doorbell_seq;
   int slept = 0;
@@ -86,6 +93,10 @@ void hw_wait_change(struct hw_job *j, int me, volatile uint32_t *word, uint32_t 
   for (int i = 0; i < spins; i++) {
     if (__atomic_load_n(word, __ATOMIC_ACQUIRE) != old) return;
     hw_cpu_relax();
+  }
+  for (int i = 0; i < j->hdr->yield_limit; i++) {
+    if (__atomic_load_n(word, __ATOMIC_ACQUIRE) != old) return;
+    sched_yield();
   }
   struct hw_ue *u = hw_ue(j, me);
   int slept = 0;

@@ -1,6 +1,7 @@
 /*
- * Waiting on emulated hardware: spin briefly, then sleep on a futex
- * (DESIGN.md principle 3), so oversubscribed jobs make progress.
+ * Waiting on emulated hardware: spin briefly, then (when UEs outnumber host
+ * CPUs) yield a few times, then sleep on a futex (DESIGN.md principle 3), so
+ * oversubscribed jobs make progress.
  *
  * Doorbell protocol.  A UE only ever sleeps on words in its own MPB (RCCE
  * polls flags in the local MPB, seed 004 section IV), so each UE has one

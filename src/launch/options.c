@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #define DEFAULT_SHARED_BYTES (64ull << 20)
@@ -105,19 +106,24 @@ static int read_hostfile(const char *path, int *cores, int max) {
   return n;
 }
 
+static int runnable(const char *path) {
+  struct stat st;
+  return stat(path, &st) == 0 && S_ISREG(st.st_mode) && access(path, X_OK) == 0 ? 0 : -1;
+}
+
 static int resolve_program(const char *prog, char *out, size_t outlen) {
   if (strchr(prog, '/')) {
     snprintf(out, outlen, "%s", prog);
-    return access(out, X_OK);
+    return runnable(out);
   }
   snprintf(out, outlen, "./%s", prog); /* the SCC's rccerun ran programs from the current directory */
-  if (access(out, X_OK) == 0) return 0;
+  if (runnable(out) == 0) return 0;
   const char *path = getenv("PATH");
   char *copy = strdup(path ? path : ""), *save = NULL;
   int rc = -1;
   for (char *dir = strtok_r(copy, ":", &save); dir && rc; dir = strtok_r(NULL, ":", &save)) {
     snprintf(out, outlen, "%s/%s", dir, prog);
-    rc = access(out, X_OK);
+    rc = runnable(out);
   }
   free(copy);
   return rc;

@@ -204,9 +204,13 @@ int launch_run(const struct launch_options *o) {
   struct hw_job_params p = o->job;
   long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
   p.oversubscribed = p.nue > ncpu;
-  p.spin_limit = p.oversubscribed ? 64 : 100000;
-  const char *spin = getenv("OPENSCC_SPIN"), *asym = getenv("OPENSCC_ASYM_FENCE");
+  /* Waiting policy (hw/wait.h), tuned with make bench on a 2-CPU host: spin
+   * when every UE has a CPU; otherwise poll a little, yield a few times, sleep. */
+  p.spin_limit = p.oversubscribed ? 4 : 100000;
+  p.yield_limit = p.oversubscribed ? 4 : 0;
+  const char *spin = getenv("OPENSCC_SPIN"), *yield = getenv("OPENSCC_YIELD"), *asym = getenv("OPENSCC_ASYM_FENCE");
   if (spin) p.spin_limit = atoi(spin);
+  if (yield) p.yield_limit = atoi(yield);
   p.asym_fence = !p.oversubscribed && hw_asym_fence_available() && !(asym && !strcmp(asym, "0"));
   char err[256];
   if (hw_job_create(&p, &r.job, err, sizeof err) != 0) {
