@@ -32,7 +32,8 @@ test: deps build test-asan-build
 	cd $(ASAN_BUILD) && ctest --output-on-failure
 	$(PYTHON) -m pytest -q tests/integration
 
-bench: deps build
+bench: build
+	@sh scripts/install-deps.sh --bench
 	$(PYTHON) bench/run_bench.py
 
 install: build

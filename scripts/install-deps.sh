@@ -1,8 +1,14 @@
 #!/bin/sh
 # Install what the build and tests need on a fresh Debian 12 machine.
 # Skips everything already present, so it is cheap to run every time.
+#   install-deps.sh          build + tests (cmake, gcc, make, pytest)
+#   install-deps.sh --bench  also the benchmark peers (MPICH, Open MPI)
 set -e
 need=""
+if [ "${1:-}" = "--bench" ]; then
+  command -v mpicc.mpich >/dev/null 2>&1 || need="$need mpich libmpich-dev"
+  command -v mpicc.openmpi >/dev/null 2>&1 || need="$need openmpi-bin libopenmpi-dev"
+fi
 command -v cmake >/dev/null 2>&1 || need="$need cmake"
 command -v cc >/dev/null 2>&1 || need="$need gcc"
 command -v make >/dev/null 2>&1 || need="$need make"

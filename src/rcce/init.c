@@ -21,9 +21,10 @@ RCCE_COMM RCCE_P_COMM;
 #define STANDALONE_SHARED_BYTES (64u << 20)
 
 static void die(const char *fmt, const char *detail) {
-  fprintf(stderr, "RCCE_init failed on UE %d: ", rcce_g.ue);
-  fprintf(stderr, fmt, detail);
-  fputc('\n', stderr);
+  char msg[512];
+  int n = snprintf(msg, sizeof msg, "RCCE_init failed on UE %d: ", rcce_g.ue);
+  snprintf(msg + n, sizeof msg - (size_t)n, fmt, detail);
+  fprintf(stderr, "%s\n", msg); /* one write, so lines of several UEs do not mix */
   exit(1);
 }
 
@@ -62,6 +63,25 @@ static void agree(_Atomic int32_t *slot, int mine, const char *what) {
     die("UEs of this job were compiled with different %s options", what);
 }
 
+/* Lines kept free above the send buffer for later RCCE_comm_split barriers
+ * and RCCE_flag_alloc calls of basic-interface programs. */
+#define SPARE_FLAG_LINES 8
+
+/* Big flags: 2 per peer, 2 barrier lines, the spares and at least one line of
+ * send buffer must fit the MPB (docs/rcce.md, "MPB budget"). */
+static void check_flag_budget(void) {
+  uint32_t nlines = rcce_g.mpb_bytes / rcce_g.line;
+  uint32_t flag_lines = rcce_g.flag_mode == HW_FLAGS_BIG ? 2u * (uint32_t)rcce_g.nue
+                                                         : (2u * (uint32_t)rcce_g.nue + 255) / 256;
+  if (flag_lines + 2 + SPARE_FLAG_LINES + 1 <= nlines) return;
+  char msg[256];
+  snprintf(msg, sizeof msg,
+           "%d UEs need more flag lines than a %u-byte MPB holds; compile with -DSINGLEBITFLAGS "
+           "or use a chip with a larger MPB (--chip WxHxC:BYTES)",
+           rcce_g.nue, rcce_g.mpb_bytes);
+  die("%s", msg);
+}
+
 static void alloc_basic_resources(void) {
   rcce_g.sent = calloc((size_t)rcce_g.nue, sizeof *rcce_g.sent);
   rcce_g.ready = calloc((size_t)rcce_g.nue, sizeof *rcce_g.ready);
@@ -71,20 +91,9 @@ static void alloc_basic_resources(void) {
   /* sent[u] and ready[u] are both written by u: adjacent lines share a host
    * cache line, so one transfer carries both. */
   for (int u = 0; u < rcce_g.nue; u++) {
-    if (rcce_iflag_alloc(&rcce_g.sent[u]) || rcce_iflag_alloc(&rcce_g.ready[u])) {
-      char msg[200];
-      snprintf(msg, sizeof msg,
-               "%d UEs need more flag lines than a %u-byte MPB holds; compile with -DSINGLEBITFLAGS "
-               "or use a chip with a larger MPB (--chip WxHxC:BYTES)",
-               rcce_g.nue, rcce_g.mpb_bytes);
-      die("%s", msg);
-    }
+    if (rcce_iflag_alloc(&rcce_g.sent[u]) || rcce_iflag_alloc(&rcce_g.ready[u])) die("%s", "no MPB line left for flags");
   }
 }
-
-/* Lines kept free above the send buffer for later RCCE_comm_split barriers
- * and RCCE_flag_alloc calls of basic-interface programs. */
-#define SPARE_FLAG_LINES 8
 
 static void alloc_comm_buffer(void) {
   uint64_t largest = range_largest_free(&rcce_g.mpb_alloc);
@@ -122,7 +131,10 @@ static int init_common(int flag_mode, int gory) {
   if (!rcce_g.flag_line || range_alloc_init(&rcce_g.mpb_alloc, nlines) ||
       range_alloc_init(&rcce_g.shm_alloc, h->shared_bytes / rcce_g.line))
     die("%s", "out of memory");
-  if (!gory) alloc_basic_resources();
+  if (!gory) {
+    check_flag_budget();
+    alloc_basic_resources();
+  }
   if (rcce_comm_setup_world() != RCCE_SUCCESS) die("%s", "no MPB line left for the barrier");
   if (!gory) alloc_comm_buffer();
   rcce_g.initialized = 1;
