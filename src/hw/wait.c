@@ -32,16 +32,19 @@ static void sleeper_fence(const struct hw_job *j) {
   else __atomic_thread_fence(__ATOMIC_SEQ_CST);
 }
 
-static void enter_sleep(struct hw_job *j, struct hw_ue *u, const struct hw_wait_desc *why, volatile uint32_t *word,
-                        uint32_t val) {
+/* Returns the state to restore on waking. */
+static int32_t enter_sleep(struct hw_job *j, struct hw_ue *u, const struct hw_wait_desc *why, volatile uint32_t *word,
+                           uint32_t val) {
+  int32_t before = __atomic_load_n(&u->state, __ATOMIC_RELAXED);
   u->wait = *why;
   u->wait.futex_off = (uint64_t)((unsigned char *)word - j->base);
   u->wait.futex_val = val;
   u->counters.sleeps++;
   __atomic_store_n(&u->state, HW_UE_BLOCKED, __ATOMIC_RELEASE);
+  return before;
 }
 
-static void leave_sleep(struct hw_ue *u) { __atomic_store_n(&u->state, HW_UE_RUNNING, __ATOMIC_RELEASE); }
+static void leave_sleep(struct hw_ue *u, int32_t state) { __atomic_store_n(&u->state, state, __ATOMIC_RELEASE); }
 
 void hw_wait_cond(struct hw_job *j, int me, hw_cond_fn cond, void *arg, const struct hw_wait_desc *why) {
   int spins = j->hdr->spin_limit;
@@ -58,18 +61,19 @@ void hw_wait_cond(struct hw_job *j, int me, hw_cond_fn cond, void *arg, const st
   struct hw_ue *u = hw_ue(j, me);
   volatile uint32_t *seq = (volatile uint32_t *)&u->doorbell_seq;
   int slept = 0;
+  int32_t state = 0;
   for (;;) {
     uint32_t s = __atomic_load_n(seq, __ATOMIC_ACQUIRE);
     __atomic_store_n(&u->sleeping, 1, __ATOMIC_RELAXED);
     sleeper_fence(j);
     if (cond(arg)) break;
-    if (!slept) enter_sleep(j, u, why, seq, s);
+    if (!slept) state = enter_sleep(j, u, why, seq, s);
     slept = 1;
     futex_wait(seq, s);
     if (cond(arg)) break;
   }
   __atomic_store_n(&u->sleeping, 0, __ATOMIC_RELAXED);
-  if (slept) leave_sleep(u);
+  if (slept) leave_sleep(u, state);
 }
 
 struct bits_arg {
@@ -100,12 +104,13 @@ void hw_wait_change(struct hw_job *j, int me, volatile uint32_t *word, uint32_t 
   }
   struct hw_ue *u = hw_ue(j, me);
   int slept = 0;
+  int32_t state = 0;
   while (__atomic_load_n(word, __ATOMIC_ACQUIRE) == old) {
-    if (!slept) enter_sleep(j, u, why, word, old);
+    if (!slept) state = enter_sleep(j, u, why, word, old);
     slept = 1;
     futex_wait(word, old);
   }
-  if (slept) leave_sleep(u);
+  if (slept) leave_sleep(u, state);
 }
 
 void hw_wake_word(volatile uint32_t *word) { futex_wake(word, INT_MAX); }
