@@ -134,6 +134,7 @@ typedef struct {
 #define RCCE_flag_write RCCE_flag_write_singlebit
 #define RCCE_flag_read RCCE_flag_read_singlebit
 #define RCCE_wait_until RCCE_wait_until_singlebit
+#define RCCE_test_flag RCCE_test_flag_singlebit
 #ifdef GORY
 #define RCCE_send RCCE_send_gory_singlebit
 #define RCCE_recv RCCE_recv_gory_singlebit
@@ -164,6 +165,8 @@ int RCCE_flag_free(RCCE_FLAG *flag);
 int RCCE_flag_write(RCCE_FLAG *flag, RCCE_FLAG_STATUS val, int ID);
 int RCCE_flag_read(RCCE_FLAG flag, RCCE_FLAG_STATUS *val, int ID);
 int RCCE_wait_until(RCCE_FLAG flag, RCCE_FLAG_STATUS val);
+/* *result = 1 when my copy of the flag holds val (does not wait). */
+int RCCE_test_flag(RCCE_FLAG flag, RCCE_FLAG_STATUS val, int *result);
 
 #ifdef GORY
 int RCCE_send(char *privbuf, t_vcharp combuf, size_t chunk, RCCE_FLAG *ready,
@@ -189,6 +192,8 @@ int RCCE_bcast(char *buf, size_t num, int root, RCCE_COMM comm);
 t_vcharp RCCE_shmalloc(size_t size);
 void RCCE_shfree(t_vcharp ptr);
 void RCCE_shflush(void);
+/* RCCE 2.0: flush cached shared-memory lines (a full fence here). */
+int RCCE_DCMflush(void);
 
 /* Test-and-set locks, one per core. */
 void RCCE_acquire_lock(int ID);

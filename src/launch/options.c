@@ -9,7 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#define DEFAULT_SHARED_BYTES (64ull << 20)
+#define DEFAULT_SHARED_BYTES (256ull << 20)
 
 static const char usage[] =
     "usage: rccerun -nue N [options] [--] program [args...]\n"
@@ -19,7 +19,7 @@ static const char usage[] =
     "  --chip NAME|FILE       chip: scc (default), WxH[xC][:MPB_BYTES], or a chip file\n"
     "  -clock GHZ             initial tile clock, e.g. 0.533 (divider of the global clock)\n"
     "  --timeout S            end the job after S seconds with a report of every UE\n"
-    "  --shm-size BYTES       off-chip shared memory for RCCE_shmalloc (default 64M; K/M/G suffixes)\n"
+    "  --shm-size BYTES       off-chip shared memory for RCCE_shmalloc (default 256M; K/M/G suffixes)\n"
     "  --debug                print RCCE errors as they are returned\n"
     "  --no-single-copy       move large messages in MPB chunks only\n"
     "  -h, --help             this text\n";

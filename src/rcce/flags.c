@@ -166,6 +166,14 @@ static int do_wait(int rc, struct rcce_iflag f, RCCE_FLAG_STATUS val, const char
   return RCCE_SUCCESS;
 }
 
+static int do_test(int rc, struct rcce_iflag f, RCCE_FLAG_STATUS val, int *result, const char *where) {
+  if (rc != RCCE_SUCCESS) return rcce_error(RCCE_DEBUG_SYNCH, rc, where, "flag not usable");
+  if (!flag_status_ok(val)) return rcce_error(RCCE_DEBUG_SYNCH, RCCE_ERROR_FLAG_STATUS_UNDEFINED, where, "value %d", val);
+  if (!result) return rcce_error(RCCE_DEBUG_SYNCH, RCCE_ERROR_VAL_UNDEFINED, where, "NULL result pointer");
+  *result = rcce_iflag_read(f, rcce_g.ue) == val;
+  return RCCE_SUCCESS;
+}
+
 int RCCE_flag_alloc(RCCE_FLAG *flag) {
   if (!flag) return rcce_error(RCCE_DEBUG_SYNCH, RCCE_ERROR_FLAG_UNDEFINED, "RCCE_flag_alloc", "NULL flag");
   struct rcce_iflag f;
@@ -196,6 +204,17 @@ int RCCE_flag_read(RCCE_FLAG flag, RCCE_FLAG_STATUS *val, int ID) {
 int RCCE_wait_until(RCCE_FLAG flag, RCCE_FLAG_STATUS val) {
   struct rcce_iflag f = {0, -1};
   return do_wait(rcce_iflag_from_big(flag, &f), f, val, "RCCE_wait_until");
+}
+
+int RCCE_test_flag(RCCE_FLAG flag, RCCE_FLAG_STATUS val, int *result) {
+  struct rcce_iflag f = {0, -1};
+  return do_test(rcce_iflag_from_big(flag, &f), f, val, result, "RCCE_test_flag");
+}
+
+int RCCE_test_flag_singlebit(rcce_sbflag flag, RCCE_FLAG_STATUS val, int *result);
+int RCCE_test_flag_singlebit(rcce_sbflag flag, RCCE_FLAG_STATUS val, int *result) {
+  struct rcce_iflag f = {0, 0};
+  return do_test(rcce_iflag_from_sb(&flag, &f), f, val, result, "RCCE_test_flag");
 }
 
 int RCCE_flag_alloc_singlebit(rcce_sbflag *flag);

@@ -24,6 +24,10 @@ void RCCE_shfree(t_vcharp ptr) {
 /* On the SCC this flushes the write-combine buffer so uncached writes reach
  * DDR3 (scc-reference.md section 1, "MPBT type"); here a full fence. */
 void RCCE_shflush(void) { __atomic_thread_fence(__ATOMIC_SEQ_CST); }
+int RCCE_DCMflush(void) {
+  __atomic_thread_fence(__ATOMIC_SEQ_CST);
+  return RCCE_SUCCESS;
+}
 
 /* One test-and-set register per core (scc-reference.md section 1). */
 void RCCE_acquire_lock(int ID) {
