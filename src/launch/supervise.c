@@ -48,6 +48,12 @@ static void child_exec(const struct launch_options *o, struct job_run *r, int u,
   if (getppid() != launcher) _exit(127); /* launcher already gone */
   sigprocmask(SIG_SETMASK, orig, NULL);
   fcntl(r->job.fd, F_SETFD, 0); /* shm_open sets close-on-exec; the UE maps this fd */
+  /* UEs run in a background process group: reading a terminal would stop
+   * them (SIGTTIN), so they read /dev/null instead; files and pipes stay. */
+  if (isatty(STDIN_FILENO)) {
+    int devnull = open("/dev/null", O_RDONLY);
+    if (devnull >= 0) dup2(devnull, STDIN_FILENO);
+  }
   char buf[32];
   snprintf(buf, sizeof buf, "%d", r->job.fd);
   setenv("OPENSCC_SHM_FD", buf, 1);
