@@ -32,11 +32,13 @@ static void sleeper_fence(const struct hw_job *j) {
   else __atomic_thread_fence(__ATOMIC_SEQ_CST);
 }
 
-/* Returns the state to restore on waking. */
+/* Publish what this UE sleeps on before every futex_wait (the launcher's
+ * deadlock check compares the futex word with futex_val); returns the state
+ * to restore on waking. */
 static int32_t enter_sleep(struct hw_job *j, struct hw_ue *u, const struct hw_wait_desc *why, volatile uint32_t *word,
-                           uint32_t val) {
+                           uint32_t val, int first) {
   int32_t before = __atomic_load_n(&u->state, __ATOMIC_RELAXED);
-  u->wait = *why;
+  if (first) u->wait = *why;
   u->wait.futex_off = (uint64_t)((unsigned char *)word - j->base);
   u->wait.futex_val = val;
   u->counters.sleeps++;
@@ -67,7 +69,8 @@ void hw_wait_cond(struct hw_job *j, int me, hw_cond_fn cond, void *arg, const st
     __atomic_store_n(&u->sleeping, 1, __ATOMIC_RELAXED);
     sleeper_fence(j);
     if (cond(arg)) break;
-    if (!slept) state = enter_sleep(j, u, why, seq, s);
+    int32_t st = enter_sleep(j, u, why, seq, s, !slept);
+    if (!slept) state = st;
     slept = 1;
     futex_wait(seq, s);
     if (cond(arg)) break;
@@ -106,7 +109,8 @@ void hw_wait_change(struct hw_job *j, int me, volatile uint32_t *word, uint32_t 
   int slept = 0;
   int32_t state = 0;
   while (__atomic_load_n(word, __ATOMIC_ACQUIRE) == old) {
-    if (!slept) state = enter_sleep(j, u, why, word, old);
+    int32_t st = enter_sleep(j, u, why, word, old, !slept);
+    if (!slept) state = st;
     slept = 1;
     futex_wait(word, old);
   }
