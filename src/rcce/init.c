@@ -144,29 +144,18 @@ static int init_common(int flag_mode, int gory) {
   return RCCE_SUCCESS;
 }
 
-int RCCE_init(int *argc, char ***argv) {
-  (void)argc;
-  (void)argv;
-  return init_common(HW_FLAGS_BIG, 0);
-}
-int RCCE_init_gory(int *argc, char ***argv);
-int RCCE_init_gory(int *argc, char ***argv) {
-  (void)argc;
-  (void)argv;
-  return init_common(HW_FLAGS_BIG, 1);
-}
-int RCCE_init_singlebit(int *argc, char ***argv);
-int RCCE_init_singlebit(int *argc, char ***argv) {
-  (void)argc;
-  (void)argv;
-  return init_common(HW_FLAGS_SINGLEBIT, 0);
-}
-int RCCE_init_gory_singlebit(int *argc, char ***argv);
-int RCCE_init_gory_singlebit(int *argc, char ***argv) {
-  (void)argc;
-  (void)argv;
-  return init_common(HW_FLAGS_SINGLEBIT, 1);
-}
+/* One entry point per compile-time variant (RCCE.h renames RCCE_init). */
+#define INIT_VARIANT(name, flag_mode, gory)  \
+  int name(int *argc, char ***argv);         \
+  int name(int *argc, char ***argv) {        \
+    (void)argc;                              \
+    (void)argv;                              \
+    return init_common(flag_mode, gory);     \
+  }
+INIT_VARIANT(RCCE_init, HW_FLAGS_BIG, 0)
+INIT_VARIANT(RCCE_init_gory, HW_FLAGS_BIG, 1)
+INIT_VARIANT(RCCE_init_singlebit, HW_FLAGS_SINGLEBIT, 0)
+INIT_VARIANT(RCCE_init_gory_singlebit, HW_FLAGS_SINGLEBIT, 1)
 
 int RCCE_finalize(void) {
   if (!rcce_g.initialized || rcce_g.finalized) return RCCE_SUCCESS;

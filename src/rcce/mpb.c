@@ -5,16 +5,20 @@
 
 #include "rcce_internal.h"
 
-t_vcharp RCCE_malloc(size_t size) {
+t_vcharp rcce_alloc_lines(struct range_alloc *ra, unsigned char *base, size_t size, const char *where,
+                          const char *what) {
   uint64_t lines = (size + rcce_g.line - 1) / rcce_g.line;
-  int64_t start = lines ? range_alloc_low(&rcce_g.mpb_alloc, lines) : -1;
+  int64_t start = lines ? range_alloc_low(ra, lines) : -1;
   if (start < 0) {
-    rcce_error(RCCE_DEBUG_COMM, RCCE_ERROR_MALLOC, "RCCE_malloc",
-               "%zu bytes requested, largest free MPB block %llu bytes", size,
-               (unsigned long long)(range_largest_free(&rcce_g.mpb_alloc) * rcce_g.line));
+    rcce_error(RCCE_DEBUG_COMM, RCCE_ERROR_MALLOC, where, "%zu bytes requested, largest free %s block %llu bytes",
+               size, what, (unsigned long long)(range_largest_free(ra) * rcce_g.line));
     return NULL;
   }
-  return RCCE_comm_buffer[rcce_g.ue] + start * rcce_g.line;
+  return base + start * rcce_g.line;
+}
+
+t_vcharp RCCE_malloc(size_t size) {
+  return rcce_alloc_lines(&rcce_g.mpb_alloc, rcce_mpb_of(rcce_g.ue), size, "RCCE_malloc", "MPB");
 }
 
 t_vcharp RCCE_malloc_request(size_t size, size_t *chunk) {
@@ -41,32 +45,35 @@ void RCCE_free(t_vcharp ptr) {
     rcce_error(RCCE_DEBUG_COMM, RCCE_ERROR_MALLOC, "RCCE_free", "pointer was not returned by RCCE_malloc");
 }
 
-int RCCE_put(t_vcharp target, t_vcharp source, int num_bytes, int ID) {
+/* One-sided copy between private memory and the MPB of UE ID; the MPB
+ * address is given in the caller's own MPB (RCCE's convention). */
+static int copy_one_sided(t_vcharp mpb_addr, t_vcharp priv, int num_bytes, int ID, int to_mpb) {
+  const char *where = to_mpb ? "RCCE_put" : "RCCE_get";
+  int mpb_err = to_mpb ? RCCE_ERROR_TARGET : RCCE_ERROR_SOURCE, priv_err = to_mpb ? RCCE_ERROR_SOURCE : RCCE_ERROR_TARGET;
   uint64_t off;
-  int rc = rcce_check_ue(ID, "RCCE_put");
+  int rc = rcce_check_ue(ID, where);
   if (rc != RCCE_SUCCESS) return rc;
-  if (num_bytes < 0 || mpb_offset(target, (size_t)num_bytes, &off) != 0)
-    return rcce_error(RCCE_DEBUG_COMM, RCCE_ERROR_TARGET, "RCCE_put", "%d bytes do not fit the MPB at the target",
-                      num_bytes);
-  if (!source && num_bytes) return rcce_error(RCCE_DEBUG_COMM, RCCE_ERROR_SOURCE, "RCCE_put", "NULL source");
-  memcpy(rcce_mpb_of(ID) + off, (const void *)source, (size_t)num_bytes);
+  if (num_bytes < 0 || mpb_offset(mpb_addr, (size_t)num_bytes, &off) != 0)
+    return rcce_error(RCCE_DEBUG_COMM, mpb_err, where, "%d bytes do not fit the MPB at that address", num_bytes);
+  if (!priv && num_bytes) return rcce_error(RCCE_DEBUG_COMM, priv_err, where, "NULL private buffer");
+  unsigned char *mpb = rcce_mpb_of(ID) + off;
   struct hw_counters *c = rcce_counters();
-  c->puts++;
-  c->put_bytes += (uint64_t)num_bytes;
+  if (to_mpb) {
+    memcpy(mpb, (const void *)priv, (size_t)num_bytes);
+    c->puts++;
+    c->put_bytes += (uint64_t)num_bytes;
+  } else {
+    memcpy((void *)priv, mpb, (size_t)num_bytes);
+    c->gets++;
+    c->get_bytes += (uint64_t)num_bytes;
+  }
   return RCCE_SUCCESS;
 }
 
+int RCCE_put(t_vcharp target, t_vcharp source, int num_bytes, int ID) {
+  return copy_one_sided(target, source, num_bytes, ID, 1);
+}
+
 int RCCE_get(t_vcharp target, t_vcharp source, int num_bytes, int ID) {
-  uint64_t off;
-  int rc = rcce_check_ue(ID, "RCCE_get");
-  if (rc != RCCE_SUCCESS) return rc;
-  if (num_bytes < 0 || mpb_offset(source, (size_t)num_bytes, &off) != 0)
-    return rcce_error(RCCE_DEBUG_COMM, RCCE_ERROR_SOURCE, "RCCE_get", "%d bytes do not fit the MPB at the source",
-                      num_bytes);
-  if (!target && num_bytes) return rcce_error(RCCE_DEBUG_COMM, RCCE_ERROR_TARGET, "RCCE_get", "NULL target");
-  memcpy((void *)target, rcce_mpb_of(ID) + off, (size_t)num_bytes);
-  struct hw_counters *c = rcce_counters();
-  c->gets++;
-  c->get_bytes += (uint64_t)num_bytes;
-  return RCCE_SUCCESS;
+  return copy_one_sided(source, target, num_bytes, ID, 0);
 }

@@ -101,6 +101,11 @@ int rcce_recv_general(char *priv, uint32_t comb_off, size_t chunk, struct rcce_l
 int rcce_comm_build(const int *members, int n, RCCE_COMM *comm);
 int rcce_comm_setup_world(void);
 
+/* Symmetric allocation of whole lines from base (RCCE_malloc, RCCE_shmalloc);
+ * NULL, reported as RCCE_ERROR_MALLOC, when nothing fits. */
+t_vcharp rcce_alloc_lines(struct range_alloc *ra, unsigned char *base, size_t size, const char *where,
+                          const char *what);
+
 /* Allocation of flag lines at the top of my MPB. */
 int64_t rcce_flag_line_alloc(void);
 

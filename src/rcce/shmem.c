@@ -2,15 +2,8 @@
 #include "rcce_internal.h"
 
 t_vcharp RCCE_shmalloc(size_t size) {
-  uint64_t lines = (size + rcce_g.line - 1) / rcce_g.line;
-  int64_t start = lines ? range_alloc_low(&rcce_g.shm_alloc, lines) : -1;
-  if (start < 0) {
-    rcce_error(RCCE_DEBUG_COMM, RCCE_ERROR_MALLOC, "RCCE_shmalloc",
-               "%zu bytes requested, largest free shared block %llu bytes (rccerun --shm-size)", size,
-               (unsigned long long)(range_largest_free(&rcce_g.shm_alloc) * rcce_g.line));
-    return NULL;
-  }
-  return hw_shared(&rcce_g.job) + start * rcce_g.line;
+  return rcce_alloc_lines(&rcce_g.shm_alloc, hw_shared(&rcce_g.job), size, "RCCE_shmalloc",
+                          "shared (rccerun --shm-size)");
 }
 
 void RCCE_shfree(t_vcharp ptr) {
