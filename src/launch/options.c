@@ -1,6 +1,7 @@
 #define _GNU_SOURCE
 #include "options.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -42,6 +43,7 @@ static int parse_long(const char *s, long lo, long hi, long *out) {
 
 static int parse_size(const char *s, unsigned long long *out) {
   char *end;
+  if (!isdigit((unsigned char)s[0])) return -1; /* strtoull would accept "-5M" */
   errno = 0;
   unsigned long long v = strtoull(s, &end, 10);
   if (errno || end == s) return -1;

@@ -59,10 +59,10 @@ static const unsigned char *buffer_of(int ue) {
   return (const unsigned char *)RCCE_comm_buffer[ue] + (RCCE_buff_ptr - RCCE_comm_buffer[rcce_g.ue]);
 }
 
-/* Reduce into outbuf at `root` (or everywhere when root < 0). */
-static int reduce_general(char *inbuf, char *outbuf, int num, int type, int op, int root, RCCE_COMM *comm,
-                          const char *where) {
-  int rc = check(comm, root < 0 ? 0 : root, where);
+/* Reduce into outbuf at rank `root`, or at every rank when `everywhere`. */
+static int reduce_general(char *inbuf, char *outbuf, int num, int type, int op, int root, int everywhere,
+                          RCCE_COMM *comm, const char *where) {
+  int rc = check(comm, root, where);
   if (rc != RCCE_SUCCESS) return rc;
   size_t ts = type_size(type);
   if (!ts) return rcce_error(RCCE_DEBUG_COMM, RCCE_ERROR_ILLEGAL_TYPE, where, "type %d", type);
@@ -70,7 +70,7 @@ static int reduce_general(char *inbuf, char *outbuf, int num, int type, int op, 
     return rcce_error(RCCE_DEBUG_COMM, RCCE_ERROR_ILLEGAL_OP, where, "operator %d", op);
   if (num < 0) return rcce_error(RCCE_DEBUG_COMM, RCCE_ERROR_MESSAGE_LENGTH, where, "count %d", num);
   size_t bytes = (size_t)num * ts, piece = RCCE_chunk / ts * ts;
-  int reader = root < 0 || comm->my_rank == root;
+  int reader = everywhere || comm->my_rank == root;
   for (size_t off = 0; off < bytes; off += piece) {
     size_t n = bytes - off < piece ? bytes - off : piece;
     memcpy((void *)RCCE_buff_ptr, inbuf + off, n);
@@ -85,11 +85,11 @@ static int reduce_general(char *inbuf, char *outbuf, int num, int type, int op, 
 }
 
 int RCCE_reduce(char *inbuf, char *outbuf, int num, int type, int op, int root, RCCE_COMM comm) {
-  return reduce_general(inbuf, outbuf, num, type, op, root, &comm, "RCCE_reduce");
+  return reduce_general(inbuf, outbuf, num, type, op, root, 0, &comm, "RCCE_reduce");
 }
 
 int RCCE_allreduce(char *inbuf, char *outbuf, int num, int type, int op, RCCE_COMM comm) {
-  return reduce_general(inbuf, outbuf, num, type, op, -1, &comm, "RCCE_allreduce");
+  return reduce_general(inbuf, outbuf, num, type, op, 0, 1, &comm, "RCCE_allreduce");
 }
 
 int RCCE_bcast(char *buf, size_t num, int root, RCCE_COMM comm) {

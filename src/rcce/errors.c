@@ -50,7 +50,7 @@ int RCCE_error_string(int err_no, char *error_string, int *string_length) {
   int rc = RCCE_SUCCESS;
   if (!t) {
     t = error_text[RCCE_ERROR_INVALID_ERROR_CODE - RCCE_ERROR_BASE];
-    rc = RCCE_ERROR_INVALID_ERROR_CODE;
+    rc = rcce_error(RCCE_DEBUG_DEBUG, RCCE_ERROR_INVALID_ERROR_CODE, "RCCE_error_string", "code %d", err_no);
   }
   if (error_string) {
     strncpy(error_string, t, RCCE_MAX_ERROR_STRING);
@@ -70,19 +70,19 @@ static int *debug_var(int level) {
   }
 }
 
-static int debug_change(int level, int on) {
+static int debug_change(int level, int on, const char *where) {
   if (level == RCCE_DEBUG_ALL) {
     RCCE_debug_synch = RCCE_debug_comm = RCCE_debug_debug = RCCE_debug_RPC = on;
     return RCCE_SUCCESS;
   }
   int *v = debug_var(level);
-  if (!v) return RCCE_ERROR_DEBUG_FLAG;
+  if (!v) return rcce_error(RCCE_DEBUG_DEBUG, RCCE_ERROR_DEBUG_FLAG, where, "level %d", level);
   *v = on;
   return RCCE_SUCCESS;
 }
 
-int RCCE_debug_set(int level) { return debug_change(level, 1); }
-int RCCE_debug_unset(int level) { return debug_change(level, 0); }
+int RCCE_debug_set(int level) { return debug_change(level, 1, "RCCE_debug_set"); }
+int RCCE_debug_unset(int level) { return debug_change(level, 0, "RCCE_debug_unset"); }
 
 int rcce_error(int category, int code, const char *where, const char *detail_fmt, ...) {
   int *v = debug_var(category);

@@ -15,6 +15,10 @@
  *   spin             UE 0 spins forever in user code; the others wait in RCCE_recv from UE 0
  *   sleep_forever    every UE pause()s forever outside the runtime
  *   no_finalize      every UE meets a barrier, then returns 0 without RCCE_finalize
+ *   zero_bytes       UE 0 sends and receives 0-byte messages to/from UE 1, which never takes
+ *                    part: a 0-byte transfer returns at once (as in RCCE 1.0.13)
+ *   mixed            odd UEs call the gory RCCE_init (as if built with -DGORY), even UEs the
+ *                    basic one: RCCE_init must stop the job with a message
  *   ok               every UE finishes normally
  */
 #include <signal.h>
@@ -24,6 +28,9 @@
 #include <unistd.h>
 
 #include "RCCE.h"
+
+/* What RCCE_init becomes under -DGORY (RCCE.h renames it). */
+int RCCE_init_gory(int *argc, char ***argv);
 
 static char buf[64];
 
@@ -48,7 +55,10 @@ __attribute__((noinline, no_sanitize_address, no_sanitize_undefined)) static voi
 int RCCE_APP(int argc, char **argv) {
   const char *mode = argc > 1 ? argv[1] : "ok";
   if (strcmp(mode, "before_init") == 0 && getenv("OPENSCC_UE") && atoi(getenv("OPENSCC_UE")) == 1) exit(5);
-  RCCE_init(&argc, &argv);
+  if (strcmp(mode, "mixed") == 0 && getenv("OPENSCC_UE") && atoi(getenv("OPENSCC_UE")) % 2 == 1)
+    RCCE_init_gory(&argc, &argv);
+  else
+    RCCE_init(&argc, &argv);
   int me = RCCE_ue();
   ready();
 
@@ -94,6 +104,15 @@ int RCCE_APP(int argc, char **argv) {
     recv_from(0);
   } else if (strcmp(mode, "sleep_forever") == 0) {
     for (;;) pause();
+  } else if (strcmp(mode, "zero_bytes") == 0) {
+    if (me == 0) {
+      int rc1 = RCCE_send(buf, 0, 1), rc2 = RCCE_recv(buf, 0, 1), test = -1;
+      int rc3 = RCCE_recv_test(buf, 0, 1, &test);
+      printf("crash: UE 0: 0-byte RCCE_send %d, RCCE_recv %d, RCCE_recv_test %d (test %d)\n", rc1, rc2, rc3, test);
+      fflush(stdout);
+    }
+  } else if (strcmp(mode, "mixed") == 0) {
+    /* RCCE_init should not have returned on every UE */
   } else if (strcmp(mode, "no_finalize") == 0) {
     RCCE_barrier(&RCCE_COMM_WORLD);
     return 0;
