@@ -114,6 +114,19 @@ def test_deadlock(build, compile_program):
     assert "returned" not in res.out, res
 
 
+def test_deadlock_after_unrelated_wakeup(build, compile_program):
+    """Regression: a UE woken by a flag write it does not wait for goes back to
+    sleep on a new doorbell value; the detector must still see it asleep."""
+    res = crash(build, compile_program, "deadlock_rung", "--timeout", "60")
+    assert res.rc == lib.RC_DEADLOCK, res
+    assert report(res, DEADLOCK) == [
+        f"  {name(0)}: blocked in RCCE_recv, waiting for data from {name(1)}",
+        f"  {name(1)}: blocked in RCCE_recv, waiting for data from {name(0)}",
+        f"  {name(2)}: blocked in RCCE_send, waiting for {name(0)} to receive",
+        f"  {name(3)}: blocked in a barrier of communicator #0 (4 UEs: 0 1 2 3), 1 of 4 arrived",
+    ], res
+
+
 def test_deadlock_two_ues(build, compile_program):
     res = crash(build, compile_program, "deadlock", nue=2)
     assert res.rc == lib.RC_DEADLOCK, res

@@ -8,6 +8,8 @@
  *   exit_status      UE 2 exits with status 3; the others wait in RCCE_recv from UE 2
  *   before_init      UE 1 exits with status 5 before RCCE_init; the others wait in RCCE_init
  *   deadlock         UE 0 and UE 1 both RCCE_recv from each other; the others are in RCCE_finalize
+ *   deadlock_rung    like deadlock, but after UE 0 is asleep, UE 2 sends it a message it does
+ *                    not wait for: the flag write wakes UE 0, which goes back to sleep
  *   barrier_deadlock UE 0 skips a barrier the others enter, then waits in RCCE_recv from UE 1
  *   lock_deadlock    UE 0 holds the lock of UE 0 and waits in RCCE_recv from UE 1, which waits
  *                    for that lock; the others are in RCCE_finalize
@@ -80,6 +82,13 @@ int RCCE_APP(int argc, char **argv) {
   } else if (strcmp(mode, "deadlock") == 0) {
     if (me == 0) recv_from(1);
     if (me == 1) recv_from(0);
+  } else if (strcmp(mode, "deadlock_rung") == 0) {
+    if (me == 0) recv_from(1);
+    if (me == 1) recv_from(0);
+    if (me == 2) {
+      usleep(300000); /* UE 0 is asleep in RCCE_recv by now */
+      RCCE_send(buf, 8, 0);
+    }
   } else if (strcmp(mode, "barrier_deadlock") == 0) {
     if (me == 0) recv_from(1);
     else RCCE_barrier(&RCCE_COMM_WORLD);

@@ -4,7 +4,10 @@
  * usage: errors CASE
  *   basic build (plain rccecc):
  *     bad_rank      RCCE_send/RCCE_recv/RCCE_recv_test to RCCE_num_ues(), -1, myself -> RCCE_ERROR_ID
- *     strings       RCCE_error_string of several codes and of invalid codes
+ *     strings       RCCE_error_string of every code 0, BASE+1..BASE+27 (RCCE_SUCCESS) and of
+ *                   invalid codes (RCCE_ERROR_INVALID_ERROR_CODE); the texts are printed
+ *                   ("errors: RCCE_error_string(CODE) -> RC 'TEXT' (length N)") and checked by
+ *                   the test suite
  *     reduce        illegal reduce type/op -> RCCE_ERROR_ILLEGAL_TYPE/OP
  *     bad_root      RCCE_reduce/RCCE_bcast with root RCCE_num_ues() -> RCCE_ERROR_ID
  *     neg_root      RCCE_reduce/RCCE_bcast with root -1 -> RCCE_ERROR_ID
@@ -12,11 +15,15 @@
  *     debug_flag    RCCE_debug_set/unset of an unknown level -> RCCE_ERROR_DEBUG_FLAG
  *     comm          RCCE_barrier/RCCE_comm_size/RCCE_comm_rank of an uninitialised communicator
  *                   -> RCCE_ERROR_COMM_UNDEFINED
+ *     power         RCCE_iset_power twice -> RCCE_ERROR_MULTIPLE_RPC_REQUESTS, RCCE_wait_power
+ *                   twice -> RCCE_ERROR_NO_ACTIVE_RPC_REQUEST, RCCE_iset_power(1) -> FDIVIDER,
+ *                   RCCE_set_frequency_divider(2) at the lowest voltage -> FREQ_EXCEEDS_MHZ
+ *                   (run with the UEs' first power domain holding UE 0 as master)
  *   gory build (-DGORY, optionally -DSINGLEBITFLAGS):
  *     malloc        RCCE_malloc(16384) -> NULL
  *     flags         RCCE_flag_write on a never-allocated MPB address -> RCCE_ERROR_FLAG_NOT_ALLOCATED,
  *                   on NULL -> RCCE_ERROR_FLAG_UNDEFINED, status 7 -> RCCE_ERROR_FLAG_STATUS_UNDEFINED,
- *                   ... (see flags_case)
+ *                   RCCE_test_flag misuse, ... (see case_flags)
  *     put_get       RCCE_put/RCCE_get to a bad UE or outside the MPB
  *     gory_send     gory RCCE_send with a bad comm buffer, chunk 0, bad UE
  *
@@ -74,16 +81,17 @@ static void expect_true(int cond, const char *what) {
 }
 #define EXPECT_TRUE(cond) expect_true((cond), #cond)
 
-/* RCCE_error_string: returned code, text, length. */
-static void expect_string(int code, int want_rc, const char *want_text) {
+/* RCCE_error_string: returned code and length; the text is printed. */
+static void show_string(int code, int want_rc) {
   char s[RCCE_MAX_ERROR_STRING + 8];
   memset(s, 'X', sizeof s);
+  s[sizeof s - 1] = '\0';
   int len = -1;
   int rc = RCCE_error_string(code, s, &len);
-  if (rc != want_rc || strcmp(s, want_text) != 0 || len != (int)strlen(want_text)) {
-    fprintf(stderr,
-            "errors: UE %d: RCCE_error_string(%d) returned %d, text '%.*s', length %d; expected %d, '%s', %zu\n", me,
-            code, rc, RCCE_MAX_ERROR_STRING, s, len, want_rc, want_text, strlen(want_text));
+  int valid = want_rc == RCCE_SUCCESS;
+  if (rc != want_rc || len < 0 || len >= RCCE_MAX_ERROR_STRING || (int)strlen(s) != len || (valid && len == 0)) {
+    fprintf(stderr, "errors: UE %d: RCCE_error_string(%d) returned %d, text '%.*s', length %d; expected code %d\n",
+            me, code, rc, RCCE_MAX_ERROR_STRING, s, len, want_rc);
     failures++;
   } else if (me == 0) {
     printf("errors: RCCE_error_string(%d) -> %d '%s' (length %d)\n", code, rc, s, len);
@@ -140,6 +148,31 @@ static void case_fdivider(void) {
   EXPECT_TRUE(d == -5);
 }
 
+static void case_power(void) {
+  int master = RCCE_power_domain_master() == RCCE_ue();
+  RCCE_REQUEST req, req2;
+  int d = -1, v = -1;
+  if (master) {
+    EXPECT(RCCE_iset_power(4, &req, &d, &v), RCCE_SUCCESS);
+    EXPECT(RCCE_iset_power(5, &req2, &d, &v), RCCE_ERROR_MULTIPLE_RPC_REQUESTS);
+    EXPECT(RCCE_wait_power(&req), RCCE_SUCCESS);
+    EXPECT(RCCE_wait_power(&req), RCCE_ERROR_NO_ACTIVE_RPC_REQUEST);
+    EXPECT(RCCE_iset_power(1, &req, &d, &v), RCCE_ERROR_FDIVIDER);
+    EXPECT(RCCE_iset_power(16, &req, &d, &v), RCCE_SUCCESS); /* 100 MHz: the lowest voltage level */
+    EXPECT(RCCE_wait_power(&req), RCCE_SUCCESS);
+    EXPECT_TRUE(d == 16 && v == 0);
+  }
+  RCCE_barrier(&RCCE_COMM_WORLD);
+  /* 800 MHz is above the cap of the domain's voltage level now. */
+  EXPECT(RCCE_set_frequency_divider(2, &d), RCCE_ERROR_FREQ_EXCEEDS_MHZ);
+  EXPECT(RCCE_set_frequency_divider(8, &d), RCCE_SUCCESS);
+  RCCE_barrier(&RCCE_COMM_WORLD);
+  if (master) {
+    EXPECT(RCCE_iset_power(3, &req, &d, &v), RCCE_SUCCESS);
+    EXPECT(RCCE_wait_power(&req), RCCE_SUCCESS);
+  }
+}
+
 static void case_comm(void) {
   static RCCE_COMM never; /* zeroed: not initialised */
   int size = -1, rank = -1;
@@ -150,28 +183,12 @@ static void case_comm(void) {
 #endif
 
 static void case_strings(void) {
-  expect_string(RCCE_SUCCESS, RCCE_SUCCESS, "Success");
-  expect_string(RCCE_ERROR_TARGET, RCCE_SUCCESS, "Invalid target buffer");
-  expect_string(RCCE_ERROR_ID, RCCE_SUCCESS, "Invalid UE ID");
-  expect_string(RCCE_ERROR_FLAG_NOT_ALLOCATED, RCCE_SUCCESS, "Flag not allocated");
-  expect_string(RCCE_ERROR_FDIVIDER, RCCE_SUCCESS, "Invalid frequency divider");
-  expect_string(RCCE_ERROR_ILLEGAL_OP, RCCE_SUCCESS, "Illegal reduction operator");
-  expect_string(RCCE_ERROR_CORE_NOT_IN_HOSTFILE, RCCE_SUCCESS, "Core not in host file");
-  expect_string(RCCE_ERROR_BASE + 28, RCCE_ERROR_INVALID_ERROR_CODE, "Invalid error code");
-  expect_string(RCCE_ERROR_BASE, RCCE_ERROR_INVALID_ERROR_CODE, "Invalid error code");
-  expect_string(42, RCCE_ERROR_INVALID_ERROR_CODE, "Invalid error code");
-  expect_string(-1, RCCE_ERROR_INVALID_ERROR_CODE, "Invalid error code");
-  /* Every defined code has a text that fits RCCE_MAX_ERROR_STRING. */
-  for (int code = RCCE_ERROR_TARGET; code <= RCCE_ERROR_CORE_NOT_IN_HOSTFILE; code++) {
-    char s[RCCE_MAX_ERROR_STRING];
-    int len = -1;
-    int rc = RCCE_error_string(code, s, &len);
-    if (rc != RCCE_SUCCESS || len <= 0 || len >= RCCE_MAX_ERROR_STRING || (int)strlen(s) != len ||
-        (code != RCCE_ERROR_INVALID_ERROR_CODE && strcmp(s, "Invalid error code") == 0)) {
-      fprintf(stderr, "errors: UE %d: RCCE_error_string(%d) returned %d, '%s', length %d\n", me, code, rc, s, len);
-      failures++;
-    }
-  }
+  show_string(RCCE_SUCCESS, RCCE_SUCCESS);
+  for (int code = RCCE_ERROR_TARGET; code <= RCCE_ERROR_CORE_NOT_IN_HOSTFILE; code++) show_string(code, RCCE_SUCCESS);
+  show_string(RCCE_ERROR_BASE + 28, RCCE_ERROR_INVALID_ERROR_CODE);
+  show_string(RCCE_ERROR_BASE, RCCE_ERROR_INVALID_ERROR_CODE);
+  show_string(42, RCCE_ERROR_INVALID_ERROR_CODE);
+  show_string(-1, RCCE_ERROR_INVALID_ERROR_CODE);
 }
 
 static void case_debug_flag(void) {
@@ -228,6 +245,11 @@ static void case_flags(void) {
   EXPECT(RCCE_flag_write(&outside, RCCE_FLAG_SET, RCCE_ue()), RCCE_ERROR_FLAG_NOT_IN_COMM_BUFFER);
   EXPECT(RCCE_flag_write(&good, RCCE_FLAG_SET, RCCE_num_ues()), RCCE_ERROR_ID);
   EXPECT(RCCE_flag_read(good, NULL, RCCE_ue()), RCCE_ERROR_VAL_UNDEFINED);
+  int result = -1;
+  EXPECT(RCCE_test_flag(never, RCCE_FLAG_SET, &result), RCCE_ERROR_FLAG_NOT_ALLOCATED);
+  EXPECT(RCCE_test_flag(good, 7, &result), RCCE_ERROR_FLAG_STATUS_UNDEFINED);
+  EXPECT(RCCE_test_flag(good, RCCE_FLAG_SET, NULL), RCCE_ERROR_VAL_UNDEFINED);
+  EXPECT_TRUE(result == -1);
 #ifdef SINGLEBITFLAGS
   RCCE_FLAG other_bit = good;
   other_bit.location = good.location + 1; /* same line, bit not allocated */
@@ -239,6 +261,10 @@ static void case_flags(void) {
   EXPECT(RCCE_flag_write(&good, RCCE_FLAG_SET, RCCE_ue()), RCCE_SUCCESS);
   EXPECT(RCCE_flag_read(good, &v, RCCE_ue()), RCCE_SUCCESS);
   EXPECT_TRUE(v == RCCE_FLAG_SET);
+  EXPECT(RCCE_test_flag(good, RCCE_FLAG_SET, &result), RCCE_SUCCESS);
+  EXPECT_TRUE(result == 1);
+  EXPECT(RCCE_test_flag(good, RCCE_FLAG_UNSET, &result), RCCE_SUCCESS);
+  EXPECT_TRUE(result == 0);
   EXPECT(RCCE_flag_free(&good), RCCE_SUCCESS);
   RCCE_free(buf);
 }
@@ -290,6 +316,7 @@ int RCCE_APP(int argc, char **argv) {
       {"bad_root", case_bad_root},
       {"neg_root", case_neg_root},
       {"fdivider", case_fdivider},
+      {"power", case_power},
       {"comm", case_comm},
 #endif
   };
