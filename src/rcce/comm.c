@@ -85,13 +85,12 @@ int RCCE_comm_split(int (*color)(int, void *), void *aux, RCCE_COMM *comm) {
     if (color(u, aux) == mine) members[n++] = u;
   int rc = rcce_comm_build(members, n, comm);
   if (rc != RCCE_SUCCESS) return rcce_error(RCCE_DEBUG_COMM, rc, "RCCE_comm_split", "no MPB line left");
-  /* The first member clears the barrier line (it may hold old data); the
-   * world barrier orders that before any use of the new communicator. */
-  if (comm->my_rank == 0) {
-    volatile uint32_t *w = barrier_words(comm);
-    __atomic_store_n(&w[0], 0, __ATOMIC_RELAXED);
-    __atomic_store_n(&w[1], 0, __ATOMIC_RELAXED);
-  }
+  /* The first member clears the arrival count (the line may hold old data);
+   * the world barrier orders that before any use of the new communicator.
+   * The generation word is left alone: it only ever increases, because a UE
+   * released from the last barrier of a freed communicator that reused this
+   * line may not have re-read it yet, and must see it differ. */
+  if (comm->my_rank == 0) __atomic_store_n(barrier_words(comm), 0, __ATOMIC_RELAXED);
   return RCCE_barrier(&RCCE_COMM_WORLD);
 }
 

@@ -93,8 +93,10 @@ def scratch(request, build) -> "os.PathLike":
 
 @pytest.fixture(autouse=True)
 def no_leftovers():
-    """After every test: no process of this session still runs, and no new
-    /dev/shm/openscc-<uid>-* segment is left behind."""
+    """After every test: no process of this session still runs (pgrep -f on
+    the session directory, which every program path contains), and no new
+    /dev/shm/openscc-<uid>-* segment of a launcher this session started is
+    left behind (other jobs on the machine are not ours to judge)."""
     before = lib.shm_segments()
     yield
     problems = []

@@ -140,25 +140,33 @@ def no_core_dumps() -> None:
     resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
 
 
-def run(cmd, *, timeout: float = HARD_TIMEOUT, env: dict | None = None, cwd=None) -> Result:
+# pids of every process started through run() or Job: the launchers whose
+# segments the leftover check is about (other users' jobs are not ours).
+LAUNCHED_PIDS: set[int] = set()
+
+
+def run(cmd, *, timeout: float = HARD_TIMEOUT, env: dict | None = None, cwd=None, stdin=subprocess.DEVNULL) -> Result:
     """Runs cmd (no shell) with a hard timeout, capturing stdout and stderr."""
     cmd = [str(c) for c in cmd]
+    p = subprocess.Popen(cmd, stdin=stdin, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                         errors="replace", env=env if env is not None else base_env(), cwd=cwd,
+                         preexec_fn=no_core_dumps)
+    LAUNCHED_PIDS.add(p.pid)
     try:
-        p = subprocess.run(cmd, stdin=subprocess.DEVNULL, capture_output=True, text=True, errors="replace",
-                           timeout=timeout, env=env if env is not None else base_env(), cwd=cwd,
-                           preexec_fn=no_core_dumps)
-    except subprocess.TimeoutExpired as e:
+        out, err = p.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        p.kill()
+        out, err = p.communicate()
         kill_session_processes()
-        out = e.stdout.decode(errors="replace") if isinstance(e.stdout, bytes) else (e.stdout or "")
-        err = e.stderr.decode(errors="replace") if isinstance(e.stderr, bytes) else (e.stderr or "")
         raise AssertionError(f"hard timeout: {' '.join(cmd)} still ran after {timeout:g} s\n"
                              f"--- stdout ---\n{out}--- stderr ---\n{err}") from None
-    return Result(cmd, p.returncode, p.stdout, p.stderr)
+    return Result(cmd, p.returncode, out, err)
 
 
-def rccerun(build: Build, *args, timeout: float = HARD_TIMEOUT, env: dict | None = None, cwd=None) -> Result:
+def rccerun(build: Build, *args, timeout: float = HARD_TIMEOUT, env: dict | None = None, cwd=None,
+            stdin=subprocess.DEVNULL) -> Result:
     return run([build.rccerun, *args], timeout=timeout, env=env if env is not None else base_env(build),
-               cwd=cwd if cwd is not None else build.work)
+               cwd=cwd if cwd is not None else build.work, stdin=stdin)
 
 
 # ------------------------------------------------------------- processes
@@ -264,12 +272,12 @@ def pid_is_ours(pid: int) -> bool:
 
 
 def leftover_segments(before: set[str]) -> list[str]:
-    """New segments that are not a concurrently running job of someone else:
-    their launcher is gone (a segment rccerun failed to remove) or is ours."""
+    """New segments of launchers this session started (whatever other jobs on
+    the machine do), or whose launcher still runs one of our programs."""
     left = []
     for name in sorted(shm_segments() - before):
         pid = segment_launcher(name)
-        if not pid_alive(pid) or pid_is_ours(pid):
+        if pid in LAUNCHED_PIDS or pid_is_ours(pid):
             left.append(name)
     return left
 
@@ -301,6 +309,7 @@ class Job:
                                          env=env if env is not None else base_env(build),
                                          preexec_fn=no_core_dumps, start_new_session=new_session)
         self.pid = self.proc.pid
+        LAUNCHED_PIDS.add(self.pid)
 
     def out(self) -> str:
         return self.out_path.read_text(errors="replace")

@@ -266,3 +266,51 @@ def test_shm_size(build, compile_program):
     res = rccerun(build, "--shm-size", "4M", "-nue", 2, locks, 10, 2 << 20)
     assert res.rc == lib.RC_OK, res
     assert "locks: RCCE_shmalloc(2097152) ok\n" in res.out, res
+
+
+@pytest.mark.parametrize("nue", UE_COUNTS)
+def test_collectives(build, compile_program, nue):
+    """Reductions (all types, operators, roots), broadcasts (1 byte to several
+    chunks), RCCE_comm_split / RCCE_comm_free and the 8-communicator budget."""
+    prog = compile_program(build, "collectives")
+    count = 3000 if nue < 48 else 1500
+    res = rccerun(build, "-nue", nue, prog, count)
+    assert res.rc == lib.RC_OK, res
+    assert re.search(rf"^collectives: OK \({nue} UEs, count {count}, chunk \d+\)$", res.out, re.M), res
+    assert_clean_stderr(res)
+
+
+@pytest.mark.parametrize("nue", (3, 48))
+def test_collectives_singlebit(build, compile_program, nue):
+    prog = compile_program(build, "collectives", "-DSINGLEBITFLAGS")
+    res = rccerun(build, "-nue", nue, prog, 2000)
+    assert res.rc == lib.RC_OK, res
+    assert f"collectives: OK ({nue} UEs, count 2000" in res.out, res
+
+
+def test_example_chip_file(build):
+    """chips/small-2x2.chip from the repository: 8 cores."""
+    chip = lib.REPO / "chips" / "small-2x2.chip"
+    res = rccerun(build, "--chip", chip, "-nue", 8, build.app("stencil"), 4, 10)
+    assert res.rc == lib.RC_OK and "stencil: OK\n" in res.out, res
+    res = rccerun(build, "--chip", chip, "-nue", 9, build.app("hello"))
+    assert res.rc == lib.RC_USAGE, res
+    assert res.err.startswith("rccerun: 9 UEs do not fit chip 'small-2x2' with 8 cores\n"), res
+
+
+def test_app_help(build):
+    """An app's -h prints its usage on stdout (UE 0) and every UE exits 0."""
+    res = rccerun(build, "-nue", 3, build.app("pingpong"), "-h")
+    assert res.rc == lib.RC_OK, res
+    assert res.out.startswith("usage: pingpong [max_bytes=4194304] [iterations=100]\n"), res
+    assert res.out.count("usage:") == 1, res
+
+
+@pytest.mark.parametrize("nue", (2, 3, 8, 48))
+def test_communicator_churn(build, compile_program, nue):
+    """split / barrier / free, over and over: the freed barrier line comes back
+    at once, and no UE may be stranded in the barrier of the freed communicator."""
+    prog = compile_program(build, "churn")
+    res = rccerun(build, "-nue", nue, prog, 300)
+    assert res.rc == lib.RC_OK, res
+    assert f"churn: OK ({nue} UEs, 300 iterations)\n" in res.out, res

@@ -14,19 +14,21 @@ ERR = {
     "TARGET": BASE + 1, "SOURCE": BASE + 2, "ID": BASE + 3, "MESSAGE_LENGTH": BASE + 4,
     "FLAG_UNDEFINED": BASE + 5, "DEBUG_FLAG": BASE + 9, "FLAG_NOT_IN_COMM_BUFFER": BASE + 10,
     "FLAG_STATUS_UNDEFINED": BASE + 11, "FLAG_NOT_ALLOCATED": BASE + 12, "VAL_UNDEFINED": BASE + 13,
-    "INVALID_ERROR_CODE": BASE + 14, "FDIVIDER": BASE + 18, "COMM_UNDEFINED": BASE + 22,
+    "INVALID_ERROR_CODE": BASE + 14, "MULTIPLE_RPC_REQUESTS": BASE + 17, "FDIVIDER": BASE + 18,
+    "FREQ_EXCEEDS_MHZ": BASE + 19, "NO_ACTIVE_RPC_REQUEST": BASE + 20, "COMM_UNDEFINED": BASE + 22,
     "ILLEGAL_OP": BASE + 23, "ILLEGAL_TYPE": BASE + 24, "MALLOC": BASE + 25,
 }
-TEXT = {
-    "TARGET": "Invalid target buffer", "SOURCE": "Invalid source buffer", "ID": "Invalid UE ID",
-    "MESSAGE_LENGTH": "Invalid message length", "FLAG_UNDEFINED": "Flag variable undefined",
-    "DEBUG_FLAG": "Invalid debug flag", "FLAG_NOT_IN_COMM_BUFFER": "RCCE_flag variable not in comm buffer",
-    "FLAG_STATUS_UNDEFINED": "Flag status not defined", "FLAG_NOT_ALLOCATED": "Flag not allocated",
-    "VAL_UNDEFINED": "Pointer to value undefined", "INVALID_ERROR_CODE": "Invalid error code",
-    "FDIVIDER": "Invalid frequency divider", "COMM_UNDEFINED": "Communicator undefined",
-    "ILLEGAL_OP": "Illegal reduction operator", "ILLEGAL_TYPE": "Illegal reduction data type",
-    "MALLOC": "Memory allocation error",
-}
+# RCCE's own texts: RCCE_estrings[] of Intel's RCCE_debug.c (RCCE 1.0.13), index = code - RCCE_ERROR_BASE.
+RCCE_TEXTS = [
+    "Success", "Invalid target buffer", "Invalid source buffer", "Invalid UE ID", "Invalid message length",
+    "Flag variable undefined", "Emulated NUEs do not match requested NUEs", "Message buffers overlap in comm buffer",
+    "Data buffer misalignment", "Debug flag not defined", "RCCE_flag variable not inside comm buffer",
+    "Flag status not defined", "Flag not allocated", "Value not defined", "Invalid error code",
+    "RPC data structure not allocated", "RPC internal error", "Multiple outstanding RPC requests",
+    "Invalid power step", "Maximum allowable frequency exceeded", "No active RPC request", "Stale RPC request",
+    "Communicator undefined", "Illegal reduction operator", "Illegal data type", "Memory allocation error",
+    "Communicator initialization error",
+]
 NUE = 2
 
 # case -> [(C call as printed by errors.c, expected error name)]
@@ -60,6 +62,12 @@ CALLS = {
         ("RCCE_set_frequency_divider(1, &d)", "FDIVIDER"),
         ("RCCE_set_frequency_divider(17, &d)", "FDIVIDER"),
     ],
+    "power": [
+        ("RCCE_iset_power(5, &req2, &d, &v)", "MULTIPLE_RPC_REQUESTS"),
+        ("RCCE_wait_power(&req)", "NO_ACTIVE_RPC_REQUEST"),
+        ("RCCE_iset_power(1, &req, &d, &v)", "FDIVIDER"),
+        ("RCCE_set_frequency_divider(2, &d)", "FREQ_EXCEEDS_MHZ"),
+    ],
     "comm": [
         ("RCCE_barrier(&never)", "COMM_UNDEFINED"),
         ("RCCE_comm_size(never, &size)", "COMM_UNDEFINED"),
@@ -81,6 +89,9 @@ CALLS = {
         ("RCCE_flag_write(&outside, RCCE_FLAG_SET, RCCE_ue())", "FLAG_NOT_IN_COMM_BUFFER"),
         ("RCCE_flag_write(&good, RCCE_FLAG_SET, RCCE_num_ues())", "ID"),
         ("RCCE_flag_read(good, NULL, RCCE_ue())", "VAL_UNDEFINED"),
+        ("RCCE_test_flag(never, RCCE_FLAG_SET, &result)", "FLAG_NOT_ALLOCATED"),
+        ("RCCE_test_flag(good, 7, &result)", "FLAG_STATUS_UNDEFINED"),
+        ("RCCE_test_flag(good, RCCE_FLAG_SET, NULL)", "VAL_UNDEFINED"),
     ],
     "put_get": [
         ("RCCE_put(mpb, (t_vcharp)priv, 32, RCCE_num_ues())", "ID"),
@@ -127,6 +138,12 @@ DEBUG = {
         ("RCCE_set_frequency_divider", "FDIVIDER", r".*divider 1\b.*"),
         ("RCCE_set_frequency_divider", "FDIVIDER", r".*divider 17\b.*"),
     ],
+    "power": [  # with --cores 5,40 each UE is the master of its own domain
+        ("RCCE_iset_power", "MULTIPLE_RPC_REQUESTS", r".+"),
+        ("RCCE_wait_power", "NO_ACTIVE_RPC_REQUEST", r".+"),
+        ("RCCE_iset_power", "FDIVIDER", r".*divider 1\b.*"),
+        ("RCCE_set_frequency_divider", "FREQ_EXCEEDS_MHZ", r".*800 MHz.*"),
+    ],
     "comm": [
         ("RCCE_barrier", "COMM_UNDEFINED", r".+"),
         ("RCCE_comm_size", "COMM_UNDEFINED", r".+"),
@@ -147,6 +164,9 @@ DEBUG = {
         ("RCCE_flag_write", "FLAG_NOT_IN_COMM_BUFFER", r".+"),
         ("RCCE_flag_write", "ID", r"UE 2 is not in 0\.\.1"),
         ("RCCE_flag_read", "VAL_UNDEFINED", r".+"),
+        ("RCCE_test_flag", "FLAG_NOT_ALLOCATED", r".+"),
+        ("RCCE_test_flag", "FLAG_STATUS_UNDEFINED", r".*\b7\b.*"),
+        ("RCCE_test_flag", "VAL_UNDEFINED", r".+"),
     ],
     "put_get": [
         ("RCCE_put", "ID", r"UE 2 is not in 0\.\.1"),
@@ -162,27 +182,45 @@ DEBUG = {
     ],
 }
 
-BASIC_CASES = ["bad_rank", "strings", "reduce", "bad_root", "neg_root", "fdivider", "comm", "debug_flag"]
+BASIC_CASES = ["bad_rank", "strings", "reduce", "bad_root", "neg_root", "fdivider", "power", "comm", "debug_flag"]
 GORY_CASES = ["malloc", "flags", "put_get", "gory_send", "strings"]
 VARIANTS = [("basic", c) for c in BASIC_CASES] + [("gory", c) for c in GORY_CASES] + \
            [("gory-singlebit", c) for c in ("flags", "malloc")]
 VARIANT_FLAGS = {"basic": (), "gory": ("-DGORY",), "gory-singlebit": ("-DGORY", "-DSINGLEBITFLAGS")}
 
 DEBUG_LINE = re.compile(r"^RCCE error on UE .*$", re.M)
+STRING_LINE = re.compile(r"^errors: RCCE_error_string\((-?\d+)\) -> (\d+) '(.*)' \(length (\d+)\)$", re.M)
 
 
 def errors_program(build, compile_program, variant):
     return compile_program(build, "errors", *VARIANT_FLAGS[variant])
 
 
+_texts_cache: dict = {}
+
+
+def runtime_texts(build, compile_program) -> dict[int, tuple[int, str]]:
+    """code -> (return code, text) of this build's RCCE_error_string."""
+    if build.dir not in _texts_cache:
+        res = rccerun(build, "-nue", 1, errors_program(build, compile_program, "basic"), "strings")
+        assert res.rc == lib.RC_OK and "errors: strings OK\n" in res.out, res
+        texts = {}
+        for code, rc, text, length in STRING_LINE.findall(res.out):
+            assert int(length) == len(text), res
+            texts[int(code)] = (int(rc), text)
+        _texts_cache[build.dir] = texts
+    return _texts_cache[build.dir]
+
+
 @pytest.mark.parametrize("variant,case", VARIANTS, ids=[f"{v}-{c}" for v, c in VARIANTS])
 def test_error_codes(build, compile_program, variant, case):
-    """Each misuse returns the exact code (checked in C, echoed by UE 0)."""
+    """Each misuse returns the exact code (checked in C on every UE, echoed by UE 0)."""
     res = rccerun(build, "-nue", NUE, errors_program(build, compile_program, variant), case)
     assert res.rc == lib.RC_OK, res
     assert f"errors: {case} OK\n" in res.out, res
+    texts = runtime_texts(build, compile_program)
     for call, name in CALLS[case]:
-        assert f"errors: {call} -> {ERR[name]} ({TEXT[name]})\n" in res.out, f"{call}\n{res}"
+        assert f"errors: {call} -> {ERR[name]} ({texts[ERR[name]][1]})\n" in res.out, f"{call}\n{res}"
     if case == "flags" and variant == "gory-singlebit":
         line = f"errors: RCCE_flag_write(&other_bit, RCCE_FLAG_SET, RCCE_ue()) -> {ERR['FLAG_NOT_ALLOCATED']}"
         assert line in res.out, res
@@ -193,29 +231,32 @@ def test_error_codes(build, compile_program, variant, case):
     assert res.err_lines == [], res
 
 
-def test_error_strings(build, compile_program):
-    res = rccerun(build, "-nue", 1, errors_program(build, compile_program, "basic"), "strings")
-    assert res.rc == lib.RC_OK, res
-    expected = [
-        (0, 0, "Success"), (BASE + 1, 0, "Invalid target buffer"), (BASE + 3, 0, "Invalid UE ID"),
-        (BASE + 12, 0, "Flag not allocated"), (BASE + 18, 0, "Invalid frequency divider"),
-        (BASE + 23, 0, "Illegal reduction operator"), (BASE + 27, 0, "Core not in host file"),
-        (BASE + 28, ERR["INVALID_ERROR_CODE"], "Invalid error code"),
-        (BASE, ERR["INVALID_ERROR_CODE"], "Invalid error code"),
-        (42, ERR["INVALID_ERROR_CODE"], "Invalid error code"),
-        (-1, ERR["INVALID_ERROR_CODE"], "Invalid error code"),
-    ]
-    for code, rc, text in expected:
-        assert f"errors: RCCE_error_string({code}) -> {rc} '{text}' (length {len(text)})\n" in res.out, res
-    assert "errors: strings OK\n" in res.out, res
+def test_error_string_codes(build, compile_program):
+    """Every defined code has a text (RCCE_SUCCESS); others give RCCE_ERROR_INVALID_ERROR_CODE."""
+    texts = runtime_texts(build, compile_program)
+    for code in [0] + list(range(BASE + 1, BASE + 28)):
+        rc, text = texts[code]
+        assert rc == 0 and text, (code, rc, text)
+    for code in (BASE, BASE + 28, 42, -1):
+        assert texts[code][0] == ERR["INVALID_ERROR_CODE"], (code, texts[code])
+    assert len({t for c, (rc, t) in texts.items() if rc == 0}) == 28, "two codes share a text"
 
 
-def expected_debug_lines(case, ue, core):
+def test_error_strings_are_rcces(build, compile_program):
+    """docs/rcce.md: "RCCE_error_string gives RCCE's texts" - those of Intel's
+    RCCE_debug.c, which SCC programs print and users grep for."""
+    texts = runtime_texts(build, compile_program)
+    wrong = [f"{BASE + i if i else 0}: {texts[BASE + i if i else 0][1]!r}, RCCE says {want!r}"
+             for i, want in enumerate(RCCE_TEXTS) if texts[BASE + i if i else 0][1] != want]
+    assert not wrong, "RCCE_error_string texts differ from RCCE's:\n  " + "\n  ".join(wrong)
+
+
+def expected_debug_lines(case, ue, core, texts):
     lines = []
     for func, name, detail in DEBUG[case]:
         detail = detail.replace("{ue}", str(ue))
-        lines.append(re.escape(f"RCCE error on UE {ue} (core {core}) in {func}: {TEXT[name]} ({ERR[name]}): ")
-                     + detail)
+        text = texts[ERR[name]][1]
+        lines.append(re.escape(f"RCCE error on UE {ue} (core {core}) in {func}: {text} ({ERR[name]}): ") + detail)
     return lines
 
 
@@ -225,42 +266,45 @@ DEBUG_VARIANTS = [(v, c) for v, c in VARIANTS if c in DEBUG]
 @pytest.mark.parametrize("variant,case", DEBUG_VARIANTS, ids=[f"{v}-{c}" for v, c in DEBUG_VARIANTS])
 def test_debug_prints_each_error(build, compile_program, variant, case):
     """rccerun --debug: one "RCCE error on UE u (core c) in FUNC: TEXT (CODE): detail"
-    line per returned error, in call order for each UE, naming UE and core."""
-    cores = (5, 40)
+    line per returned error, in call order for each UE, naming UE and core;
+    TEXT is RCCE_error_string's text of CODE."""
+    texts = runtime_texts(build, compile_program)
+    cores = (5, 40)  # two different power domains: both UEs are masters
     res = rccerun(build, "--debug", "--cores", ",".join(map(str, cores)), "-nue", NUE,
                   errors_program(build, compile_program, variant), case)
     assert res.rc == lib.RC_OK, res
     assert f"errors: {case} OK\n" in res.out, res
     printed = DEBUG_LINE.findall(res.err)
+    total = 0
     for ue, core in enumerate(cores):
         mine = [ln for ln in printed if ln.startswith(f"RCCE error on UE {ue} (core {core}) ")]
-        want = expected_debug_lines(case, ue, core)
+        want = expected_debug_lines(case, ue, core, texts)
         if case == "flags" and variant == "gory-singlebit":
             want.append(re.escape(f"RCCE error on UE {ue} (core {core}) in RCCE_flag_write: "
-                                  f"Flag not allocated ({ERR['FLAG_NOT_ALLOCATED']}): ") + ".+")
+                                      f"{texts[ERR['FLAG_NOT_ALLOCATED']][1]} ({ERR['FLAG_NOT_ALLOCATED']}): ") + ".+")
         assert len(mine) == len(want), f"UE {ue}: expected {len(want)} debug lines\n{res}"
         for got, pattern in zip(mine, want):
             assert re.fullmatch(pattern, got), f"{got!r} does not match {pattern!r}\n{res}"
-    assert len(printed) == NUE * len(expected_debug_lines(case, 0, 0)) + (NUE if variant == "gory-singlebit"
-                                                                         and case == "flags" else 0), res
+        total += len(want)
+    assert len(printed) == total, res
 
 
 def test_debug_reports_debug_set_errors(build, compile_program):
-    """RCCE_debug_set/unset of an unknown level return RCCE_ERROR_DEBUG_FLAG;
-    as RCCE does (RCCE_error_return(RCCE_debug_debug, ...)), --debug prints them."""
+    """RCCE_debug_set/unset of an unknown level return RCCE_ERROR_DEBUG_FLAG; as
+    in RCCE (RCCE_error_return(RCCE_debug_debug, ...)), --debug prints them."""
     res = rccerun(build, "--debug", "-nue", 1, errors_program(build, compile_program, "basic"), "debug_flag")
     assert res.rc == lib.RC_OK, res
     for func in ("RCCE_debug_set", "RCCE_debug_unset"):
-        assert re.search(rf"^RCCE error on UE 0 \(core 0\) in {func}: Invalid debug flag \({ERR['DEBUG_FLAG']}\)",
+        assert re.search(rf"^RCCE error on UE 0 \(core 0\) in {func}: .* \({ERR['DEBUG_FLAG']}\)",
                          res.err, re.M), f"no debug line for {func}\n{res}"
 
 
 def test_debug_reports_invalid_error_code(build, compile_program):
     """RCCE_error_string of an invalid code returns RCCE_ERROR_INVALID_ERROR_CODE;
-    as RCCE does, --debug prints that returned error."""
+    as in RCCE, --debug prints that returned error."""
     res = rccerun(build, "--debug", "-nue", 1, errors_program(build, compile_program, "basic"), "strings")
     assert res.rc == lib.RC_OK, res
-    lines = re.findall(rf"^RCCE error on UE 0 \(core 0\) in RCCE_error_string: Invalid error code "
+    lines = re.findall(rf"^RCCE error on UE 0 \(core 0\) in RCCE_error_string: .* "
                        rf"\({ERR['INVALID_ERROR_CODE']}\).*$", res.err, re.M)
     assert len(lines) == 4, res  # four invalid codes in the "strings" case
 
@@ -272,7 +316,7 @@ def test_power_app_fdivider(build):
     assert res.rc == lib.RC_OK, res
     assert "power: OK\n" in res.out, res
     lines = re.findall(r"^RCCE error on UE (\d+) \(core (\d+)\) in RCCE_set_frequency_divider: "
-                       rf"Invalid frequency divider \({ERR['FDIVIDER']}\): .*$", res.err, re.M)
+                       rf".* \({ERR['FDIVIDER']}\): .*$", res.err, re.M)
     masters = sorted({lib.scc_domain(c): u for u, c in reversed(list(enumerate(range(16))))}.values())
     assert masters == [0, 4, 8]  # domains 0, 1, 2; UEs 12..15 (tiles 6, 7) are in domain 0 again
     assert sorted((int(u), int(c)) for u, c in lines) == [(m, m) for m in masters], res

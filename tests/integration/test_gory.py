@@ -49,9 +49,8 @@ def test_gory_larger_mpb(build, compile_program):
 
 
 @pytest.mark.parametrize("flags", [(), ("-DSINGLEBITFLAGS",)], ids=["big", "singlebit"])
-def test_apps_style_program_singlebit(build, compile_program, flags):
-    """A basic-interface program built with and without -DSINGLEBITFLAGS runs
-    the collectives and point-to-point traffic of the apps."""
+def test_basic_interface_both_flag_forms(build, compile_program, flags):
+    """The same basic-interface program built with and without -DSINGLEBITFLAGS."""
     prog = compile_program(build, "stress", *flags)
     res = rccerun(build, "-nue", 5, prog, 61, 30, 30000)
     assert res.rc == lib.RC_OK, res
@@ -69,3 +68,18 @@ def test_singlebit_app_source(build, scratch):
     res = rccerun(build, "-nue", 8, out, 4, 10)
     assert res.rc == lib.RC_OK, res
     assert "stencil: OK\n" in res.out, res
+
+
+@pytest.mark.parametrize("form", FORMS)
+def test_gory_wait_until_deadlock(build, compile_program, form):
+    """Every UE waits in RCCE_wait_until for a flag nobody sets: a deadlock,
+    reported with the flag's MPB offset (the first flag below the two barrier
+    lines at the top of the 8 KB MPB: 0x2000 - 3 * 32 = 0x1fa0)."""
+    prog = compile_program(build, "gory", "-DGORY", *FORMS[form])
+    res = rccerun(build, "--cores", "4,9,30", "-nue", 3, prog, "deadlock")
+    assert res.rc == lib.RC_DEADLOCK, res
+    lines = res.err.splitlines()
+    i = lines.index("rccerun: deadlock: every running UE is blocked in the runtime and none can proceed")
+    assert lines[i + 1:i + 4] == [
+        f"  UE {u} (core {c}): blocked in RCCE_wait_until, waiting for the flag at MPB offset 0x1fa0 to become SET"
+        for u, c in enumerate((4, 9, 30))], res

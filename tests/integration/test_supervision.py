@@ -5,7 +5,6 @@ from __future__ import annotations
 import os
 import re
 import signal
-import time
 
 import pytest
 
@@ -208,8 +207,9 @@ def start_hang(build, compile_program, scratch, nue=3, **kw) -> Job:
     return job
 
 
-@pytest.mark.parametrize("sig,group", [(signal.SIGINT, False), (signal.SIGINT, True), (signal.SIGTERM, False)],
-                         ids=["sigint", "sigint-to-group", "sigterm"])
+@pytest.mark.parametrize("sig,group", [(signal.SIGINT, False), (signal.SIGINT, True), (signal.SIGTERM, False),
+                                       (signal.SIGHUP, False), (signal.SIGQUIT, False)],
+                         ids=["sigint", "sigint-to-group", "sigterm", "sighup", "sigquit"])
 def test_interrupt(build, compile_program, scratch, sig, group):
     """Ctrl-C (SIGINT to rccerun, or to its process group as a terminal does):
     rccerun stops every UE, removes the segment and exits 128+signal."""
@@ -271,3 +271,47 @@ def test_segment_removed_after_every_outcome(build, compile_program):
         res = crash(build, compile_program, mode, *opts)
         assert res.rc in (0, 1, 3, 124), res
         assert lib.leftover_segments(before) == [], f"{mode}\n{res}"
+
+
+def test_zero_byte_messages_do_not_synchronise(build, compile_program):
+    """docs/rcce.md: a zero-byte send or receive returns at once (RCCE 1.0.13):
+    UE 0 sends and receives 0 bytes to/from UE 1, which never takes part."""
+    res = crash(build, compile_program, "zero_bytes", nue=2)
+    assert res.rc == lib.RC_OK, res
+    assert "crash: UE 0: 0-byte RCCE_send 0, RCCE_recv 0, RCCE_recv_test 0 (test 1)\n" in res.out, res
+    assert "crash: zero_bytes finished\n" in res.out, res
+
+
+def test_mixed_variants_stop_the_job(build, compile_program):
+    """UEs of one job built with different interface options: RCCE_init stops them with a message."""
+    res = crash(build, compile_program, "mixed")
+    assert res.rc == lib.RC_UE_FAILED, res
+    failed = re.findall(r"^RCCE_init failed on UE (\d+): (.*)$", res.err, re.M)
+    assert failed, res
+    for ue, why in failed:
+        assert why == "UEs of this job were compiled with different interface (-DGORY) options", res
+    # the UEs that lost the race all have the same parity
+    assert len({int(u) % 2 for u, _ in failed}) == 1, res
+    assert re.search(r"^rccerun: UE (\d+) \(core 1\d\) exited with status 1$", res.err, re.M), res
+
+
+def test_stdin_file_reaches_the_ues(build, compile_program, scratch):
+    """UEs read rccerun's stdin when it is a file or a pipe."""
+    (scratch / "input").write_text("first line\nsecond line\n")
+    with open(scratch / "input") as stdin:
+        res = rccerun(build, "-nue", 2, compile_program(build, "crash"), "stdin", stdin=stdin)
+    assert res.rc == lib.RC_OK, res
+    assert "crash: UE 0 read 'first line'\n" in res.out, res
+
+
+def test_stdin_terminal_is_not_read(build, compile_program):
+    """docs/rccerun.md: when stdin is a terminal the UEs (in their own process
+    group, where reading the terminal would stop them) read /dev/null."""
+    master, slave = os.openpty()
+    try:
+        res = rccerun(build, "--timeout", "20", "-nue", 2, compile_program(build, "crash"), "stdin", stdin=slave)
+    finally:
+        os.close(slave)
+        os.close(master)
+    assert res.rc == lib.RC_OK, res
+    assert "crash: UE 0 read EOF\n" in res.out, res

@@ -21,6 +21,8 @@
  *                    part: a 0-byte transfer returns at once (as in RCCE 1.0.13)
  *   mixed            odd UEs call the gory RCCE_init (as if built with -DGORY), even UEs the
  *                    basic one: RCCE_init must stop the job with a message
+ *   stdin            UE 0 reads one line from stdin and prints it ("crash: UE 0 read 'LINE'",
+ *                    or "crash: UE 0 read EOF")
  *   ok               every UE finishes normally
  */
 #include <signal.h>
@@ -122,6 +124,17 @@ int RCCE_APP(int argc, char **argv) {
     }
   } else if (strcmp(mode, "mixed") == 0) {
     /* RCCE_init should not have returned on every UE */
+  } else if (strcmp(mode, "stdin") == 0) {
+    if (me == 0) {
+      char line[256];
+      if (fgets(line, sizeof line, stdin)) {
+        line[strcspn(line, "\n")] = '\0';
+        printf("crash: UE 0 read '%s'\n", line);
+      } else {
+        printf("crash: UE 0 read EOF\n");
+      }
+      fflush(stdout);
+    }
   } else if (strcmp(mode, "no_finalize") == 0) {
     RCCE_barrier(&RCCE_COMM_WORLD);
     return 0;

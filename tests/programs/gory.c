@@ -2,6 +2,7 @@
  * gory.c - RCCE's "gory" interface: user-managed MPB buffers and flags.
  *
  * usage: gory [rounds=3]        (build with -DGORY, optionally -DSINGLEBITFLAGS)
+ *        gory deadlock          every UE waits in RCCE_wait_until for a flag nobody sets
  *
  * Steps (every UE, all allocations in the same order so they are symmetric):
  *  1. RCCE_malloc_request of more than the MPB: a usable power-of-two chunk;
@@ -9,7 +10,7 @@
  *  2. flags from RCCE_flag_alloc start UNSET (RCCE_flag_read, local and remote).
  *  3. one-sided ring: RCCE_put a pattern into the successor's MPB buffer, then
  *     RCCE_flag_write(SET) its flag; the successor RCCE_wait_until(SET), checks
- *     the flag with RCCE_flag_read, RCCE_get's its own buffer and checks the
+ *     the flag with RCCE_flag_read and RCCE_test_flag, RCCE_get's its own buffer and checks the
  *     pattern, clears the flag; after a barrier every UE RCCE_get's the
  *     successor's buffer (holding what it put there itself) and checks it.
  *  4. gory RCCE_send/RCCE_recv around the ring (even ranks send first) with
@@ -82,6 +83,13 @@ int RCCE_APP(int argc, char **argv) {
   RCCE_init(&argc, &argv);
   me = RCCE_ue();
   np = RCCE_num_ues();
+  if (argc > 1 && strcmp(argv[1], "deadlock") == 0) {
+    RCCE_FLAG never_set;
+    ok(RCCE_flag_alloc(&never_set), "RCCE_flag_alloc");
+    ok(RCCE_barrier(&RCCE_COMM_WORLD), "RCCE_barrier");
+    RCCE_wait_until(never_set, RCCE_FLAG_SET);
+    fail("RCCE_wait_until returned for a flag nobody set");
+  }
   int rounds = argc > 1 ? atoi(argv[1]) : 3;
   int next = (me + 1) % np, prev = (me - 1 + np) % np;
 
@@ -122,6 +130,10 @@ int RCCE_APP(int argc, char **argv) {
     ok(RCCE_wait_until(putflag, RCCE_FLAG_SET), "RCCE_wait_until(SET)");
     if (read_flag(putflag, me, "RCCE_flag_read(own putflag)") != RCCE_FLAG_SET)
       fail("RCCE_wait_until(SET) returned but RCCE_flag_read says UNSET");
+    int is_set = -1, is_unset = -1;
+    ok(RCCE_test_flag(putflag, RCCE_FLAG_SET, &is_set), "RCCE_test_flag(SET)");
+    ok(RCCE_test_flag(putflag, RCCE_FLAG_UNSET, &is_unset), "RCCE_test_flag(UNSET)");
+    if (is_set != 1 || is_unset != 0) fail("RCCE_test_flag of a SET flag: SET %d, UNSET %d", is_set, is_unset);
     memset(got, 0, PUTBYTES);
     ok(RCCE_get((t_vcharp)got, pbuf, PUTBYTES, me), "RCCE_get(own)");
     check(got, PUTBYTES, prev, round, "RCCE_put by the predecessor");

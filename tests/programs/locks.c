@@ -8,16 +8,19 @@
  * `iterations` times under the lock of UE 0 and counter 1 under the lock of
  * UE np-1, with a deliberately racy read-yield-write, so a broken lock loses
  * updates.  After a barrier every UE checks both counters equal
- * np*iterations.  With shm_bytes > 0, every UE then tries
+ * np*iterations.  The shared allocation and the MPBs are at the same
+ * addresses in every UE (docs/rcce.md), checked with MIN/MAX allreduces.  With shm_bytes > 0, every UE then tries
  * RCCE_shmalloc(shm_bytes) and UE 0 prints "locks: RCCE_shmalloc(N) ok" or
  * "... NULL" (the size of the region is rccerun --shm-size).
  * UE 0 prints "locks: OK" at the end.
  */
 #include <sched.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 
 #include "RCCE.h"
+#include "RCCE_lib.h"
 
 int RCCE_APP(int argc, char **argv) {
   RCCE_init(&argc, &argv);
@@ -52,6 +55,14 @@ int RCCE_APP(int argc, char **argv) {
       fprintf(stderr, "locks: UE %d: counter %d is %ld, expected %ld\n", me, k, c[k], np * iterations);
       bad = 1;
     }
+  long addr[2] = {(long)(uintptr_t)c, (long)(uintptr_t)RCCE_comm_buffer[np - 1]}, lo[2], hi[2];
+  RCCE_allreduce((char *)addr, (char *)lo, 2, RCCE_LONG, RCCE_MIN, RCCE_COMM_WORLD);
+  RCCE_allreduce((char *)addr, (char *)hi, 2, RCCE_LONG, RCCE_MAX, RCCE_COMM_WORLD);
+  if (lo[0] != hi[0] || lo[1] != hi[1]) {
+    fprintf(stderr, "locks: UE %d: addresses differ between UEs: shared %lx..%lx, MPB of UE %d %lx..%lx\n", me,
+            lo[0], hi[0], np - 1, lo[1], hi[1]);
+    bad = 1;
+  }
   if (shm_bytes > 0) {
     t_vcharp p = RCCE_shmalloc((size_t)shm_bytes);
     if (me == 0) printf("locks: RCCE_shmalloc(%ld) %s\n", shm_bytes, p ? "ok" : "NULL");
