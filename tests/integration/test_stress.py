@@ -137,3 +137,13 @@ def test_gather_sleep_at_once(build, compile_program):
     env = lib.base_env(build, **WAIT_POLICIES["sleep-at-once"])
     res = rccerun(build, "-nue", 6, compile_program(build, "gather"), 30, 50000, env=env)
     assert res.rc == lib.RC_OK and "gather: OK (6 UEs" in res.out, res
+
+
+@pytest.mark.parametrize("deny", [-1, 0, 1], ids=["all-ues", "sender", "receiver"])
+def test_large_messages_without_cross_memory_attach(build, compile_program, deny):
+    """When the kernel refuses process_vm_readv/writev (a seccomp filter in
+    tests/programs/nocma.c), large messages fall back to MPB chunks intact."""
+    res = rccerun(build, "-nue", 3, compile_program(build, "nocma"), deny)
+    assert res.rc == lib.RC_OK, res
+    assert "nocma: OK (3 UEs)" in res.out, res
+    assert res.err_lines == [], res
