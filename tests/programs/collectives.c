@@ -23,23 +23,10 @@
 #include <string.h>
 
 #include "RCCE.h"
+#include "testprog.h"
 #include "RCCE_lib.h"
 
 static int me, np;
-
-static void fail(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
-static void fail(const char *fmt, ...) {
-  char line[512];
-  int n = snprintf(line, sizeof line, "collectives: UE %d: ", me);
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(line + n, sizeof line - (size_t)n - 2, fmt, ap);
-  va_end(ap);
-  strcat(line, "\n");
-  fputs(line, stderr);
-  fflush(NULL);
-  exit(1);
-}
 
 static void ok(int rc, const char *what) {
   if (rc != RCCE_SUCCESS) fail("%s returned %d", what, rc);
@@ -163,6 +150,8 @@ static void check_comm(RCCE_COMM *c, int (*color)(int, void *), void *aux, const
 int RCCE_APP(int argc, char **argv) {
   RCCE_init(&argc, &argv);
   me = RCCE_ue();
+  testprog_name = "collectives";
+  testprog_ue = me;
   np = RCCE_num_ues();
   int count = argc > 1 ? atoi(argv[1]) : 3000;
 

@@ -31,22 +31,9 @@
 #include <string.h>
 
 #include "RCCE.h"
+#include "testprog.h"
 
 static int me, np;
-
-static void fail(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
-static void fail(const char *fmt, ...) {
-  char line[512];
-  int n = snprintf(line, sizeof line, "gory: UE %d: ", me);
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(line + n, sizeof line - (size_t)n - 2, fmt, ap);
-  va_end(ap);
-  strcat(line, "\n");
-  fputs(line, stderr);
-  fflush(NULL);
-  exit(1);
-}
 
 static void ok(int rc, const char *what) {
   if (rc != RCCE_SUCCESS) {
@@ -82,6 +69,8 @@ static RCCE_FLAG_STATUS read_flag(RCCE_FLAG f, int ue, const char *what) {
 int RCCE_APP(int argc, char **argv) {
   RCCE_init(&argc, &argv);
   me = RCCE_ue();
+  testprog_name = "gory";
+  testprog_ue = me;
   np = RCCE_num_ues();
   if (argc > 1 && strcmp(argv[1], "deadlock") == 0) {
     RCCE_FLAG never_set;

@@ -33,6 +33,7 @@
 #include <string.h>
 
 #include "RCCE.h"
+#include "testprog.h"
 #include "RCCE_lib.h"
 
 #define MAGIC 0x5354524553534d47ull /* "GMSSERTS" */
@@ -47,20 +48,6 @@ struct header {
 
 static int me, np;
 static unsigned long seed;
-
-static void fail(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
-static void fail(const char *fmt, ...) {
-  char line[600];
-  int n = snprintf(line, sizeof line, "stress: UE %d: ", me);
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(line + n, sizeof line - (size_t)n - 2, fmt, ap);
-  va_end(ap);
-  strcat(line, "\n");
-  fputs(line, stderr);
-  fflush(NULL);
-  exit(1);
-}
 
 static void check_rc(int rc, const char *what, int peer) {
   if (rc != RCCE_SUCCESS) {
@@ -229,6 +216,8 @@ static long parse_arg(int argc, char **argv, int i, long def, long lo, long hi) 
 int RCCE_APP(int argc, char **argv) {
   RCCE_init(&argc, &argv);
   me = RCCE_ue();
+  testprog_name = "stress";
+  testprog_ue = me;
   np = RCCE_num_ues();
   seed = (unsigned long)parse_arg(argc, argv, 1, 1, 0, 1L << 40);
   int rounds = (int)parse_arg(argc, argv, 2, 20, 0, 1000000);
