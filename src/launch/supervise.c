@@ -160,6 +160,26 @@ static int spawn(struct job_run *r, const sigset_t *orig) {
   return 0;
 }
 
+/* Intel's own examples often return without RCCE_finalize: harmless when
+ * nobody waits, so one warning line names them (at most 8, then a count). */
+static void warn_unfinalized(struct job_run *r) {
+  char list[600] = "";
+  int n = 0;
+  size_t len = 0;
+  for (int u = 0; u < r->o->job.nue; u++) {
+    int state = ue_state(r, u);
+    if (state != HW_UE_RUNNING && state != HW_UE_BLOCKED) continue;
+    if (n++ < 8) {
+      char name[64];
+      report_ue_name(name, sizeof name, &r->job, u);
+      len += (size_t)snprintf(list + len, sizeof list - len, "%s%s", n > 1 ? ", " : "", name);
+    }
+  }
+  if (n == 1) fprintf(stderr, "rccerun: warning: %s exited without calling RCCE_finalize\n", list);
+  else if (n > 8) fprintf(stderr, "rccerun: warning: %d UEs exited without calling RCCE_finalize: %s and %d more\n", n, list, n - 8);
+  else if (n > 1) fprintf(stderr, "rccerun: warning: %d UEs exited without calling RCCE_finalize: %s\n", n, list);
+}
+
 static int supervise(struct job_run *r, const sigset_t *watched) {
   double deadline = r->o->timeout_s > 0 ? now_s() + r->o->timeout_s : 0;
   while (r->nalive > 0) {
@@ -191,14 +211,7 @@ static int supervise(struct job_run *r, const sigset_t *watched) {
       return RCCERUN_TIMEOUT;
     }
   }
-  for (int u = 0; u < r->o->job.nue; u++) {
-    int state = ue_state(r, u);
-    if (state == HW_UE_RUNNING || state == HW_UE_BLOCKED) {
-      char name[64];
-      report_ue_name(name, sizeof name, &r->job, u);
-      fprintf(stderr, "rccerun: warning: %s exited without calling RCCE_finalize\n", name);
-    }
-  }
+  warn_unfinalized(r);
   return RCCERUN_OK;
 }
 
