@@ -32,51 +32,63 @@ static void sleeper_fence(const struct hw_job *j) {
   else __atomic_thread_fence(__ATOMIC_SEQ_CST);
 }
 
-/* Publish what this UE sleeps on before every futex_wait (the launcher's
- * deadlock check compares the futex word with futex_val); returns the state
- * to restore on waking. */
-static int32_t enter_sleep(struct hw_job *j, struct hw_ue *u, const struct hw_wait_desc *why, volatile uint32_t *word,
-                           uint32_t val, int first) {
-  int32_t before = __atomic_load_n(&u->state, __ATOMIC_RELAXED);
-  if (first) u->wait = *why;
+/* Bookkeeping of one wait, for the launcher's reports and deadlock check. */
+struct sleep_record {
+  int slept;
+  int32_t state_before;
+};
+
+/* Publish what this UE sleeps on before every futex_wait: the deadlock check
+ * compares the futex word with futex_val, and a UE woken by an unrelated
+ * flag write sleeps again on a new value. */
+static void note_sleep(struct hw_job *j, struct hw_ue *u, const struct hw_wait_desc *why, volatile uint32_t *word,
+                       uint32_t val, struct sleep_record *rec) {
+  if (!rec->slept) {
+    rec->slept = 1;
+    rec->state_before = __atomic_load_n(&u->state, __ATOMIC_RELAXED);
+    u->wait = *why;
+  }
   u->wait.futex_off = (uint64_t)((unsigned char *)word - j->base);
   u->wait.futex_val = val;
   u->counters.sleeps++;
   __atomic_store_n(&u->state, HW_UE_BLOCKED, __ATOMIC_RELEASE);
-  return before;
 }
 
-static void leave_sleep(struct hw_ue *u, int32_t state) { __atomic_store_n(&u->state, state, __ATOMIC_RELEASE); }
+static void note_wake(struct hw_ue *u, const struct sleep_record *rec) {
+  if (rec->slept) __atomic_store_n(&u->state, rec->state_before, __ATOMIC_RELEASE);
+}
 
-void hw_wait_cond(struct hw_job *j, int me, hw_cond_fn cond, void *arg, const struct hw_wait_desc *why) {
-  int spins = j->hdr->spin_limit;
-  for (int i = 0; i < spins; i++) {
-    if (cond(arg)) return;
+/* The cheap phase of every wait: poll, then, when UEs outnumber host CPUs,
+ * yield a few times (the UE we wait for needs this CPU; this avoids paying
+ * for a sleep and a wake-up).  Returns 1 as soon as cond holds. */
+static int poll_briefly(const struct hw_job *j, hw_cond_fn cond, void *arg) {
+  for (int i = 0; i < j->hdr->spin_limit; i++) {
+    if (cond(arg)) return 1;
     hw_cpu_relax();
   }
-  /* Oversubscribed: the UE we wait for needs this CPU; a few yields let it
-   * run without paying for a sleep and a wake-up. */
   for (int i = 0; i < j->hdr->yield_limit; i++) {
-    if (cond(arg)) return;
+    if (cond(arg)) return 1;
     sched_yield();
   }
+  return 0;
+}
+
+void hw_wait_cond(struct hw_job *j, int me, hw_cond_fn cond, void *arg, const struct hw_wait_desc *why) {
+  if (poll_briefly(j, cond, arg)) return;
   struct hw_ue *u = hw_ue(j, me);
   volatile uint32_t *seq = (volatile uint32_t *)&u->doorbell_seq;
-  int slept = 0;
-  int32_t state = 0;
+  struct sleep_record rec = {0, 0};
   for (;;) {
     uint32_t s = __atomic_load_n(seq, __ATOMIC_ACQUIRE);
     __atomic_store_n(&u->sleeping, 1, __ATOMIC_RELAXED);
     sleeper_fence(j);
     if (cond(arg)) break;
-    int32_t st = enter_sleep(j, u, why, seq, s, !slept);
-    if (!slept) state = st;
-    slept = 1;
+    note_sleep(j, u, why, seq, s, &rec);
     futex_wait(seq, s);
     if (cond(arg)) break;
   }
   __atomic_store_n(&u->sleeping, 0, __ATOMIC_RELAXED);
-  if (slept) leave_sleep(u, state);
+  note_wake(u, &rec);
 }
 
 struct bits_arg {
@@ -95,26 +107,21 @@ void hw_wait_bits(struct hw_job *j, int me, volatile uint32_t *word, uint32_t ma
   hw_wait_cond(j, me, bits_match, &a, why);
 }
 
+static int word_changed(void *p) {
+  struct bits_arg *a = p;
+  return __atomic_load_n(a->word, __ATOMIC_ACQUIRE) != a->want;
+}
+
 void hw_wait_change(struct hw_job *j, int me, volatile uint32_t *word, uint32_t old, const struct hw_wait_desc *why) {
-  int spins = j->hdr->spin_limit;
-  for (int i = 0; i < spins; i++) {
-    if (__atomic_load_n(word, __ATOMIC_ACQUIRE) != old) return;
-    hw_cpu_relax();
-  }
-  for (int i = 0; i < j->hdr->yield_limit; i++) {
-    if (__atomic_load_n(word, __ATOMIC_ACQUIRE) != old) return;
-    sched_yield();
-  }
+  struct bits_arg a = {word, ~0u, old};
+  if (poll_briefly(j, word_changed, &a)) return;
   struct hw_ue *u = hw_ue(j, me);
-  int slept = 0;
-  int32_t state = 0;
-  while (__atomic_load_n(word, __ATOMIC_ACQUIRE) == old) {
-    int32_t st = enter_sleep(j, u, why, word, old, !slept);
-    if (!slept) state = st;
-    slept = 1;
+  struct sleep_record rec = {0, 0};
+  while (!word_changed(&a)) {
+    note_sleep(j, u, why, word, old, &rec);
     futex_wait(word, old);
   }
-  if (slept) leave_sleep(u, state);
+  note_wake(u, &rec);
 }
 
 void hw_wake_word(volatile uint32_t *word) { futex_wake(word, INT_MAX); }
