@@ -128,7 +128,8 @@ static int init_common(int flag_mode, int gory) {
   me->pid = (int32_t)getpid();
   uint32_t nlines = rcce_g.mpb_bytes / rcce_g.line;
   rcce_g.flag_line = calloc(nlines, 1);
-  if (!rcce_g.flag_line || range_alloc_init(&rcce_g.mpb_alloc, nlines) ||
+  rcce_g.recv_queue = calloc((size_t)rcce_g.nue, sizeof *rcce_g.recv_queue);
+  if (!rcce_g.flag_line || !rcce_g.recv_queue || range_alloc_init(&rcce_g.mpb_alloc, nlines) ||
       range_alloc_init(&rcce_g.shm_alloc, h->shared_bytes / rcce_g.line))
     die("%s", "out of memory");
   if (!gory) {

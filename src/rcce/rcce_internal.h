@@ -48,7 +48,10 @@ struct rcce_state {
   int nsblines, sblines_cap;
   struct range_alloc shm_alloc;  /* in lines of the shared region */
   struct rcce_iflag *sent, *ready; /* basic interface: per peer */
-  uint32_t *send_seq, *recv_seq;   /* basic interface: chunks exchanged per peer */
+  uint32_t *send_seq, *recv_seq;   /* basic interface: link steps per peer */
+  struct rcce_xfer *send_queue;    /* xfer.c: outgoing transfers, FIFO */
+  struct rcce_xfer **recv_queue;   /* xfer.c: incoming transfers per source */
+  int queued;                      /* xfer.c: transfers in all queues */
   int debug_mask;
   int comm_count;
   int flag_reads_unchanged; /* user polling with RCCE_flag_read: yield when long */
@@ -75,23 +78,57 @@ int rcce_iflag_from_sb(const rcce_sbflag *f, struct rcce_iflag *out);
 
 /* How the two ends of a transfer signal each other.  The sender sets `sent`
  * in the receiver's MPB, the receiver sets `ready` in the sender's MPB.  With
- * seq != NULL (basic interface) the flags carry chunk sequence numbers and
+ * seq != NULL (basic interface) the flags carry step sequence numbers and
  * are never reset, so each flag line is written by one side only; with
  * seq == NULL (gory interface) the caller's flags follow RCCE's SET/UNSET
  * protocol. */
 struct rcce_link {
   struct rcce_iflag ready, sent;
-  uint32_t *seq; /* my chunk counter for this peer and direction */
+  uint32_t *seq; /* my step counter for this peer and direction */
 };
 
-/* Sender: announce a chunk, wait until the receiver has taken it. */
-void rcce_link_send_step(struct rcce_link *l, int dest);
-/* Receiver: wait for the next chunk / acknowledge it / test for it. */
-void rcce_link_recv_wait(struct rcce_link *l, int src);
-void rcce_link_recv_ack(struct rcce_link *l, int src);
-int rcce_link_recv_ready(const struct rcce_link *l);
+/* Link steps (link.c).  Blocking: */
+void rcce_link_send_step(struct rcce_link *l, int dest); /* announce, wait for the acknowledgement */
+void rcce_link_recv_wait(struct rcce_link *l, int src);  /* wait for and take the next step */
+void rcce_link_recv_ack(struct rcce_link *l, int src);   /* acknowledge it */
+/* Non-blocking: */
+int rcce_link_announce(struct rcce_link *l, int dest);   /* returns the `ready` value to expect */
+int rcce_link_acked(struct rcce_link *l, int ack_value); /* 1 (and consumed) when acknowledged */
+int rcce_link_next_value(const struct rcce_link *l);     /* `sent` value of the next step */
+int rcce_link_arrived(struct rcce_link *l);              /* 1 (and consumed) when the step is there */
 
-/* Synchronous chunked transfer through the MPB (local put, remote get). */
+/* One message in flight, as a resumable state machine (xfer.c): what
+ * non-blocking requests are made of.  Each UE has one send buffer, so its
+ * outgoing messages form one FIFO queue; incoming ones form one queue per
+ * source (messages between a pair stay in order).  Only queue heads move. */
+struct rcce_xfer {
+  char *priv;
+  size_t size, done, chunk, pending;
+  unsigned char *combuf; /* the sender's comm buffer, in the sender's MPB */
+  struct rcce_link link;
+  int peer, sending, step, sc_step, queued;
+  struct rcce_iflag wait_flag; /* when stuck: my copy of this flag must reach wait_value */
+  int wait_value;
+  struct rcce_xfer *next;
+};
+
+void rcce_xfer_start(struct rcce_xfer *x, char *priv, size_t size, unsigned char *combuf, size_t chunk,
+                     const struct rcce_link *l, int peer, int sending);
+int rcce_xfer_done(const struct rcce_xfer *x);
+/* Queue a started transfer and move the queues; 1 when it is already complete. */
+int rcce_xfer_submit(struct rcce_xfer *x);
+/* Move every queue head as far as possible without blocking. */
+void rcce_xfer_progress(void);
+/* Block until x is complete (moving the queue in front of it). */
+void rcce_xfer_wait(struct rcce_xfer *x);
+/* Block until nothing is queued towards dest (dest < 0: nothing at all) /
+ * nothing is queued from src. */
+void rcce_xfer_drain_sends(void);
+void rcce_xfer_drain_recvs(int src);
+/* Remove a queued transfer that has not started; 1 when removed. */
+int rcce_xfer_cancel(struct rcce_xfer *x);
+
+/* Blocking synchronous transfer through the MPB (local put, remote get). */
 int rcce_send_general(const char *priv, uint32_t comb_off, size_t chunk, struct rcce_link *l, size_t size,
                       int dest);
 int rcce_recv_general(char *priv, uint32_t comb_off, size_t chunk, struct rcce_link *l, size_t size, int src,

@@ -6,6 +6,7 @@
 
 enum { SC_CMA = 1, SC_CHUNKED = 2 };
 enum { SC_PENDING = 0, SC_DONE = 1, SC_FAILED = 2 };
+enum { SC_STEP_PUBLISH = 0, SC_STEP_ADDRESS, SC_STEP_COMPLETE };
 
 /* Lives in the sender's comm buffer; the receiver fills in its half. */
 struct sc_desc {
@@ -41,41 +42,74 @@ static uint32_t cross_copy(pid_t pid, char *local, uint64_t remote, size_t len, 
   return SC_DONE;
 }
 
-int rcce_single_copy_send(const char *priv, unsigned char *combuf, struct rcce_link *l, size_t size, int dest) {
-  volatile struct sc_desc *d = (volatile struct sc_desc *)combuf;
-  d->mode = __atomic_load_n(&rcce_g.job.hdr->cma_broken, __ATOMIC_RELAXED) ? SC_CHUNKED : SC_CMA;
-  d->sender_pid = (int32_t)getpid();
-  d->sender_addr = (uint64_t)(uintptr_t)priv;
-  d->size = size;
-  d->sender_status = SC_PENDING;
-  d->receiver_addr = 0;
-  d->receiver_status = SC_PENDING;
-  rcce_link_send_step(l, dest); /* handshake 1: the receiver posts its address */
-  if (d->mode != SC_CMA || d->receiver_addr == 0) return 0;
-  size_t split = split_point(size);
-  d->sender_status = split == size ? SC_DONE
-                                   : cross_copy(d->receiver_pid, (char *)priv + split, d->receiver_addr + split,
-                                                size - split, 1);
-  rcce_link_send_step(l, dest); /* handshake 2: both parts done */
-  int ok = d->sender_status == SC_DONE && d->receiver_status == SC_DONE;
-  if (!ok) __atomic_store_n(&rcce_g.job.hdr->cma_broken, 1, __ATOMIC_RELAXED);
-  return ok;
+static void announce(struct rcce_xfer *x) {
+  x->wait_flag = x->link.ready;
+  x->wait_value = rcce_link_announce(&x->link, x->peer);
 }
 
-int rcce_single_copy_recv(char *priv, const unsigned char *src_combuf, struct rcce_link *l, size_t size, int src) {
-  volatile struct sc_desc *d = (volatile struct sc_desc *)src_combuf;
-  rcce_link_recv_wait(l, src);
-  if (d->mode != SC_CMA || d->size != size) {
-    d->receiver_addr = 0;
-    rcce_link_recv_ack(l, src);
-    return 0;
+/* Sender: publish the descriptor; on the first ack push the upper part; on
+ * the second ack both parts are done. */
+static int sender_poll(struct rcce_xfer *x, volatile struct sc_desc *d) {
+  for (;;) {
+    switch (x->sc_step) {
+      case SC_STEP_PUBLISH:
+        d->mode = __atomic_load_n(&rcce_g.job.hdr->cma_broken, __ATOMIC_RELAXED) ? SC_CHUNKED : SC_CMA;
+        d->sender_pid = (int32_t)getpid();
+        d->sender_addr = (uint64_t)(uintptr_t)x->priv;
+        d->size = x->size;
+        d->sender_status = SC_PENDING;
+        d->receiver_addr = 0;
+        d->receiver_status = SC_PENDING;
+        announce(x);
+        x->sc_step = SC_STEP_ADDRESS;
+        break;
+      case SC_STEP_ADDRESS: {
+        if (!rcce_link_acked(&x->link, x->wait_value)) return 0;
+        if (d->mode != SC_CMA || d->receiver_addr == 0) return -1;
+        size_t split = split_point(x->size);
+        d->sender_status = split == x->size ? SC_DONE
+                                            : cross_copy(d->receiver_pid, x->priv + split,
+                                                         d->receiver_addr + split, x->size - split, 1);
+        announce(x);
+        x->sc_step = SC_STEP_COMPLETE;
+        break;
+      }
+      default: {
+        if (!rcce_link_acked(&x->link, x->wait_value)) return 0;
+        int ok = d->sender_status == SC_DONE && d->receiver_status == SC_DONE;
+        if (!ok) __atomic_store_n(&rcce_g.job.hdr->cma_broken, 1, __ATOMIC_RELAXED);
+        return ok ? 1 : -1;
+      }
+    }
   }
-  d->receiver_pid = (int32_t)getpid();
-  d->receiver_addr = (uint64_t)(uintptr_t)priv;
-  rcce_link_recv_ack(l, src);
-  d->receiver_status = cross_copy(d->sender_pid, priv, d->sender_addr, split_point(size), 0);
-  rcce_link_recv_wait(l, src);
-  int ok = d->sender_status == SC_DONE && d->receiver_status == SC_DONE;
-  rcce_link_recv_ack(l, src);
-  return ok;
+}
+
+/* Receiver: on the first step post the address, ack, pull the lower part; on
+ * the second step (the sender's part is done) ack. */
+static int receiver_poll(struct rcce_xfer *x, volatile struct sc_desc *d) {
+  for (;;) {
+    x->wait_flag = x->link.sent;
+    x->wait_value = rcce_link_next_value(&x->link);
+    if (!rcce_link_arrived(&x->link)) return 0;
+    if (x->sc_step != SC_STEP_PUBLISH) {
+      int ok = d->sender_status == SC_DONE && d->receiver_status == SC_DONE;
+      rcce_link_recv_ack(&x->link, x->peer);
+      return ok ? 1 : -1;
+    }
+    if (d->mode != SC_CMA || d->size != x->size) {
+      d->receiver_addr = 0;
+      rcce_link_recv_ack(&x->link, x->peer);
+      return -1;
+    }
+    d->receiver_pid = (int32_t)getpid();
+    d->receiver_addr = (uint64_t)(uintptr_t)x->priv;
+    rcce_link_recv_ack(&x->link, x->peer);
+    d->receiver_status = cross_copy(d->sender_pid, x->priv, d->sender_addr, split_point(x->size), 0);
+    x->sc_step = SC_STEP_COMPLETE;
+  }
+}
+
+int rcce_single_copy_poll(struct rcce_xfer *x) {
+  volatile struct sc_desc *d = (volatile struct sc_desc *)x->combuf;
+  return x->sending ? sender_poll(x, d) : receiver_poll(x, d);
 }

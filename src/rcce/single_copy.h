@@ -23,8 +23,9 @@
 #define RCCE_SINGLE_COPY_SPLIT_MIN (64 * 1024)
 
 int rcce_single_copy_wanted(size_t size, size_t chunk);
-/* Both return 1 when the whole message moved, 0 when chunks must follow. */
-int rcce_single_copy_send(const char *priv, unsigned char *combuf, struct rcce_link *l, size_t size, int dest);
-int rcce_single_copy_recv(char *priv, const unsigned char *src_combuf, struct rcce_link *l, size_t size, int src);
+/* Advance the single-copy steps of a transfer without blocking: 1 when the
+ * message moved, 0 when stuck (x->wait_flag / wait_value say on what), -1
+ * when both ends must move the message in chunks instead. */
+int rcce_single_copy_poll(struct rcce_xfer *x);
 
 #endif
