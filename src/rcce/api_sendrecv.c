@@ -3,7 +3,7 @@
  * both flag forms.  All land on rcce_send_general / rcce_recv_general. */
 #include "rcce_internal.h"
 
-static int check_peer(int peer, const char *where) {
+int rcce_check_basic_peer(int peer, const char *where) {
   int rc = rcce_check_ue(peer, where);
   if (rc == RCCE_SUCCESS && peer == rcce_g.ue)
     rc = rcce_error(RCCE_DEBUG_COMM, RCCE_ERROR_ID, where, "UE %d cannot message itself (RCCE send is synchronous)",
@@ -13,39 +13,30 @@ static int check_peer(int peer, const char *where) {
   return rc;
 }
 
-static uint32_t buff_off(void) { return (uint32_t)(RCCE_buff_ptr - RCCE_comm_buffer[rcce_g.ue]); }
-
-/* Basic interface: I set sent[me] in the receiver, it sets ready[it] in me. */
-static struct rcce_link send_link(int dest) {
-  return (struct rcce_link){rcce_g.ready[dest], rcce_g.sent[rcce_g.ue], &rcce_g.send_seq[dest]};
-}
-static struct rcce_link recv_link(int src) {
-  return (struct rcce_link){rcce_g.ready[rcce_g.ue], rcce_g.sent[src], &rcce_g.recv_seq[src]};
-}
 
 int RCCE_send(char *privbuf, size_t size, int dest) {
-  int rc = check_peer(dest, "RCCE_send");
+  int rc = rcce_check_basic_peer(dest, "RCCE_send");
   if (rc != RCCE_SUCCESS) return rc;
   if (!privbuf && size) return rcce_error(RCCE_DEBUG_COMM, RCCE_ERROR_SOURCE, "RCCE_send", "NULL buffer");
-  struct rcce_link l = send_link(dest);
-  return rcce_send_general(privbuf, buff_off(), RCCE_chunk, &l, size, dest);
+  struct rcce_link l = rcce_basic_send_link(dest);
+  return rcce_send_general(privbuf, rcce_basic_buff_off(), RCCE_chunk, &l, size, dest);
 }
 
 int RCCE_recv(char *privbuf, size_t size, int source) {
-  int rc = check_peer(source, "RCCE_recv");
+  int rc = rcce_check_basic_peer(source, "RCCE_recv");
   if (rc != RCCE_SUCCESS) return rc;
   if (!privbuf && size) return rcce_error(RCCE_DEBUG_COMM, RCCE_ERROR_TARGET, "RCCE_recv", "NULL buffer");
-  struct rcce_link l = recv_link(source);
-  return rcce_recv_general(privbuf, buff_off(), RCCE_chunk, &l, size, source, NULL);
+  struct rcce_link l = rcce_basic_recv_link(source);
+  return rcce_recv_general(privbuf, rcce_basic_buff_off(), RCCE_chunk, &l, size, source, NULL);
 }
 
 int RCCE_recv_test(char *privbuf, size_t size, int source, int *test) {
-  int rc = check_peer(source, "RCCE_recv_test");
+  int rc = rcce_check_basic_peer(source, "RCCE_recv_test");
   if (rc != RCCE_SUCCESS) return rc;
   if ((!privbuf && size) || !test)
     return rcce_error(RCCE_DEBUG_COMM, RCCE_ERROR_TARGET, "RCCE_recv_test", "NULL buffer or test pointer");
-  struct rcce_link l = recv_link(source);
-  return rcce_recv_general(privbuf, buff_off(), RCCE_chunk, &l, size, source, test);
+  struct rcce_link l = rcce_basic_recv_link(source);
+  return rcce_recv_general(privbuf, rcce_basic_buff_off(), RCCE_chunk, &l, size, source, test);
 }
 
 /* --- gory interface ---------------------------------------------------- */

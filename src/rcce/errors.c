@@ -39,6 +39,10 @@ static const char *const error_text[] = {
     "Core not in host file",
 };
 
+/* iRCCE's own codes are small negative numbers (iRCCE.h). */
+static const char *const ircce_text[] = {"iRCCE error", "iRCCE request pending", "iRCCE reserved",
+                                         "iRCCE request not enqueued"};
+
 static const char *text_of(int err) {
   if (err == RCCE_SUCCESS) return error_text[0];
   int i = err - RCCE_ERROR_BASE;
@@ -93,7 +97,7 @@ int rcce_error(int category, int code, const char *where, const char *detail_fmt
     va_start(ap, detail_fmt);
     vsnprintf(detail, sizeof detail, detail_fmt, ap);
     va_end(ap);
-    const char *t = text_of(code);
+    const char *t = code >= -4 && code <= -1 ? ircce_text[-code - 1] : text_of(code);
     fprintf(stderr, "RCCE error on UE %d (core %d) in %s: %s (%d): %s\n", rcce_g.ue, rcce_g.core, where,
             t ? t : "?", code, detail);
     fflush(stderr);

@@ -128,6 +128,20 @@ void rcce_xfer_drain_recvs(int src);
 /* Remove a queued transfer that has not started; 1 when removed. */
 int rcce_xfer_cancel(struct rcce_xfer *x);
 
+/* Sleep until some queue head can move (after moving them all). */
+void rcce_xfer_idle(void);
+
+/* The basic interface's resources for a message to dest / from src. */
+static inline struct rcce_link rcce_basic_send_link(int dest) {
+  return (struct rcce_link){rcce_g.ready[dest], rcce_g.sent[rcce_g.ue], &rcce_g.send_seq[dest]};
+}
+static inline struct rcce_link rcce_basic_recv_link(int src) {
+  return (struct rcce_link){rcce_g.ready[rcce_g.ue], rcce_g.sent[src], &rcce_g.recv_seq[src]};
+}
+static inline uint32_t rcce_basic_buff_off(void) { return (uint32_t)(RCCE_buff_ptr - RCCE_comm_buffer[rcce_g.ue]); }
+/* RCCE_ERROR_ID etc. for a peer of the basic interface (not me, in range, initialised). */
+int rcce_check_basic_peer(int peer, const char *where);
+
 /* Blocking synchronous transfer through the MPB (local put, remote get). */
 int rcce_send_general(const char *priv, uint32_t comb_off, size_t chunk, struct rcce_link *l, size_t size,
                       int dest);

@@ -129,13 +129,26 @@ static int any_head_can_move(void *unused) {
   return 0;
 }
 
-void rcce_xfer_wait(struct rcce_xfer *x) {
+static void sleep_until_movable(const struct rcce_xfer *x) {
   struct hw_wait_desc why = {.kind = x->sending ? HW_WAIT_SEND : HW_WAIT_RECV, .peer = x->peer};
+  hw_wait_cond(&rcce_g.job, rcce_g.ue, any_head_can_move, NULL, &why);
+}
+
+void rcce_xfer_wait(struct rcce_xfer *x) {
   for (;;) {
     rcce_xfer_progress();
     if (rcce_xfer_done(x)) return;
-    hw_wait_cond(&rcce_g.job, rcce_g.ue, any_head_can_move, NULL, &why);
+    sleep_until_movable(x);
   }
+}
+
+void rcce_xfer_idle(void) {
+  rcce_xfer_progress();
+  if (!rcce_g.queued) return;
+  /* Report the wait as one of the heads'. */
+  const struct rcce_xfer *h = rcce_g.send_queue;
+  for (int src = 0; !h && src < rcce_g.nue; src++) h = rcce_g.recv_queue[src];
+  sleep_until_movable(h);
 }
 
 void rcce_xfer_drain_sends(void) {

@@ -1,0 +1,164 @@
+/*
+ * iRCCE.h - OpenSCC's iRCCE 2.0 interface (non-blocking RCCE, RWTH Aachen).
+ *
+ * Names, types and return codes follow iRCCE 2.0 so programs compile
+ * unmodified.  Implemented so far (docs/ircce.md): non-blocking send/receive
+ * with test/wait/push/cancel, wait lists, the synchronous variants, request
+ * queries, put/get and the gory helpers.  Not yet: iRCCE_ANY_SOURCE,
+ * iRCCE_ANY_LENGTH, probes, tagged flags, the pipelined protocol and the
+ * iRCCE collectives.
+ */
+#ifndef IRCCE_H
+#define IRCCE_H
+
+#include <sys/types.h>
+
+#include "RCCE.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define iRCCE_VERSION "2.0 (OpenSCC)"
+#define iRCCE_FLAIR
+
+#define iRCCE_SUCCESS RCCE_SUCCESS
+#define iRCCE_ERROR -1
+#define iRCCE_PENDING -2
+#define iRCCE_RESERVED -3
+#define iRCCE_NOT_ENQUEUED -4
+
+/* Room for OpenSCC's transfer state inside a request. */
+#define OPENSCC_IRCCE_ENGINE_WORDS 24
+
+typedef struct _iRCCE_SEND_REQUEST {
+  char *privbuf;    /* the message, in private memory */
+  t_vcharp combuf;  /* the send buffer in the MPB */
+  size_t chunk;     /* its size in bytes */
+  size_t subchunk1;
+  size_t subchunk2;
+  RCCE_FLAG *ready;
+  RCCE_FLAG *sent;
+  RCCE_FLAG_STATUS flag_set_value;
+  size_t size;      /* message size in bytes */
+  int dest;         /* receiving UE */
+  int sync;         /* 1: completes when the receiver has the data (always, as in RCCE) */
+  size_t wsize;
+  size_t remainder;
+  size_t nbytes;
+  char *bufptr;
+  int label;
+  int finished;     /* 1 once the message is delivered */
+  struct _iRCCE_SEND_REQUEST *next;
+  long long _openscc_engine[OPENSCC_IRCCE_ENGINE_WORDS];
+} iRCCE_SEND_REQUEST;
+
+typedef struct _iRCCE_RECV_REQUEST {
+  char *privbuf;
+  t_vcharp combuf;
+  size_t chunk;
+  size_t subchunk1;
+  size_t subchunk2;
+  RCCE_FLAG *ready;
+  RCCE_FLAG *sent;
+  RCCE_FLAG_STATUS flag_set_value;
+  size_t size;
+  int source;       /* sending UE */
+  int sync;
+  size_t wsize;
+  size_t remainder;
+  size_t nbytes;
+  char *bufptr;
+  int label;
+  int finished;
+  int started;
+  struct _iRCCE_RECV_REQUEST *next;
+  long long _openscc_engine[OPENSCC_IRCCE_ENGINE_WORDS];
+} iRCCE_RECV_REQUEST;
+
+#define iRCCE_WAIT_LIST_RECV_TYPE 0
+#define iRCCE_WAIT_LIST_SEND_TYPE 1
+
+typedef struct _iRCCE_WAIT_LISTELEM {
+  int type;
+  struct _iRCCE_WAIT_LISTELEM *next;
+  void *req;
+} iRCCE_WAIT_LISTELEM;
+
+typedef struct _iRCCE_WAIT_LIST {
+  iRCCE_WAIT_LISTELEM *first;
+  iRCCE_WAIT_LISTELEM *last;
+} iRCCE_WAIT_LIST;
+
+int iRCCE_init(void);
+
+/* Non-blocking send/receive.  A call returns iRCCE_SUCCESS when the message
+ * already completed, iRCCE_PENDING when it is queued. */
+int iRCCE_isend(char *privbuf, ssize_t size, int dest, iRCCE_SEND_REQUEST *request);
+int iRCCE_isend_test(iRCCE_SEND_REQUEST *request, int *test);
+int iRCCE_isend_wait(iRCCE_SEND_REQUEST *request);
+int iRCCE_isend_push(void);
+int iRCCE_irecv(char *privbuf, ssize_t size, int source, iRCCE_RECV_REQUEST *request);
+int iRCCE_irecv_test(iRCCE_RECV_REQUEST *request, int *test);
+int iRCCE_irecv_wait(iRCCE_RECV_REQUEST *request);
+int iRCCE_irecv_push(void);
+
+/* Synchronous blocking and non-blocking variants (iRCCE 2.0 names). */
+int iRCCE_ssend(char *privbuf, ssize_t size, int dest);
+int iRCCE_srecv(char *privbuf, ssize_t size, int source);
+int iRCCE_srecv_test(char *privbuf, ssize_t size, int source, int *test);
+int iRCCE_issend(char *privbuf, ssize_t size, int dest, iRCCE_SEND_REQUEST *request);
+int iRCCE_isrecv(char *privbuf, ssize_t size, int source, iRCCE_RECV_REQUEST *request);
+
+/* One-sided copies and gory helpers: RCCE's, in either flag form. */
+#define iRCCE_put RCCE_put
+#define iRCCE_get RCCE_get
+#define iRCCE_malloc RCCE_malloc
+#define iRCCE_flag_alloc RCCE_flag_alloc
+#define iRCCE_flag_write RCCE_flag_write
+#define iRCCE_flag_read RCCE_flag_read
+#define iRCCE_wait_until RCCE_wait_until
+
+/* Wait lists. */
+void iRCCE_init_wait_list(iRCCE_WAIT_LIST *list);
+void iRCCE_add_to_wait_list(iRCCE_WAIT_LIST *list, iRCCE_SEND_REQUEST *sreq, iRCCE_RECV_REQUEST *rreq);
+int iRCCE_test_all(iRCCE_WAIT_LIST *list, int *test);
+int iRCCE_wait_all(iRCCE_WAIT_LIST *list);
+int iRCCE_test_any(iRCCE_WAIT_LIST *list, iRCCE_SEND_REQUEST **sreq, iRCCE_RECV_REQUEST **rreq);
+int iRCCE_wait_any(iRCCE_WAIT_LIST *list, iRCCE_SEND_REQUEST **sreq, iRCCE_RECV_REQUEST **rreq);
+
+/* Request queries. */
+int iRCCE_get_dest(iRCCE_SEND_REQUEST *request);
+int iRCCE_get_source(iRCCE_RECV_REQUEST *request);
+int iRCCE_get_size(iRCCE_SEND_REQUEST *sreq, iRCCE_RECV_REQUEST *rreq);
+int iRCCE_get_length(void);
+
+/* Cancel a request that has not started moving. */
+int iRCCE_isend_cancel(iRCCE_SEND_REQUEST *request, int *test);
+int iRCCE_irecv_cancel(iRCCE_RECV_REQUEST *request, int *test);
+
+/* Convenience names, as in iRCCE. */
+#define RCCE_isend iRCCE_isend
+#define RCCE_isend_test iRCCE_isend_test
+#define RCCE_isend_wait iRCCE_isend_wait
+#define RCCE_isend_push iRCCE_isend_push
+#define RCCE_irecv iRCCE_irecv
+#define RCCE_irecv_test iRCCE_irecv_test
+#define RCCE_irecv_wait iRCCE_irecv_wait
+#define RCCE_irecv_push iRCCE_irecv_push
+#define RCCE_SEND_REQUEST iRCCE_SEND_REQUEST
+#define RCCE_RECV_REQUEST iRCCE_RECV_REQUEST
+#define iRCCE_send iRCCE_ssend
+#define iRCCE_recv iRCCE_srecv
+#define iRCCE_recv_test iRCCE_srecv_test
+#define iRCCE_issend_test iRCCE_isend_test
+#define iRCCE_issend_wait iRCCE_isend_wait
+#define iRCCE_issend_push iRCCE_isend_push
+#define iRCCE_isrecv_test iRCCE_irecv_test
+#define iRCCE_isrecv_wait iRCCE_irecv_wait
+#define iRCCE_isrecv_push iRCCE_irecv_push
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* IRCCE_H */

@@ -1,0 +1,31 @@
+/* ircce layer: iRCCE's request API on the rcce layer's transfer queues. */
+#ifndef OPENSCC_IRCCE_INTERNAL_H
+#define OPENSCC_IRCCE_INTERNAL_H
+
+#include "../rcce/rcce_internal.h"
+#include "iRCCE.h"
+
+/* What OpenSCC keeps in a request's _openscc_engine words. */
+struct ircce_engine {
+  uint32_t magic; /* IRCCE_STARTED once the request was started */
+  struct rcce_xfer xfer;
+};
+
+#define IRCCE_STARTED 0x69524343u /* "iRCC" */
+
+_Static_assert(sizeof(struct ircce_engine) <= sizeof(long long) * OPENSCC_IRCCE_ENGINE_WORDS,
+               "iRCCE request too small for the transfer state");
+
+static inline struct ircce_engine *ircce_send_engine(iRCCE_SEND_REQUEST *r) {
+  return (struct ircce_engine *)r->_openscc_engine;
+}
+static inline struct ircce_engine *ircce_recv_engine(iRCCE_RECV_REQUEST *r) {
+  return (struct ircce_engine *)r->_openscc_engine;
+}
+
+/* 1 when the request is finished (updates its public `finished` field);
+ * -1, reported, when it was never started. */
+int ircce_send_finished(iRCCE_SEND_REQUEST *r, const char *where);
+int ircce_recv_finished(iRCCE_RECV_REQUEST *r, const char *where);
+
+#endif
