@@ -4,9 +4,9 @@
  * Names, types and return codes follow iRCCE 2.0 so programs compile
  * unmodified.  Implemented so far (docs/ircce.md): non-blocking send/receive
  * with test/wait/push/cancel, wait lists, the synchronous variants, request
- * queries, put/get and the gory helpers.  Not yet: iRCCE_ANY_SOURCE,
- * iRCCE_ANY_LENGTH, probes, tagged flags, the pipelined protocol and the
- * iRCCE collectives.
+ * queries, iRCCE_ANY_SOURCE receives and probes, put/get and the gory
+ * helpers.  Not yet: iRCCE_ANY_LENGTH, tagged flags, the pipelined protocol
+ * and the iRCCE collectives.
  */
 #ifndef IRCCE_H
 #define IRCCE_H
@@ -27,6 +27,9 @@ extern "C" {
 #define iRCCE_PENDING -2
 #define iRCCE_RESERVED -3
 #define iRCCE_NOT_ENQUEUED -4
+
+/* Receive from whichever UE sends first (iRCCE_irecv, iRCCE_probe). */
+extern const int iRCCE_ANY_SOURCE;
 
 /* Room for OpenSCC's transfer state inside a request. */
 #define OPENSCC_IRCCE_ENGINE_WORDS 24
@@ -126,6 +129,11 @@ int iRCCE_test_all(iRCCE_WAIT_LIST *list, int *test);
 int iRCCE_wait_all(iRCCE_WAIT_LIST *list);
 int iRCCE_test_any(iRCCE_WAIT_LIST *list, iRCCE_SEND_REQUEST **sreq, iRCCE_RECV_REQUEST **rreq);
 int iRCCE_wait_any(iRCCE_WAIT_LIST *list, iRCCE_SEND_REQUEST **sreq, iRCCE_RECV_REQUEST **rreq);
+
+/* Is a message waiting (from source, or from iRCCE_ANY_SOURCE)?  *src
+ * gets the sender.  iprobe never blocks; probe waits for one. */
+int iRCCE_iprobe(int source, int *test, int *src);
+int iRCCE_probe(int source, int *src);
 
 /* Request queries. */
 int iRCCE_get_dest(iRCCE_SEND_REQUEST *request);

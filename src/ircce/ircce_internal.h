@@ -8,6 +8,7 @@
 /* What OpenSCC keeps in a request's _openscc_engine words. */
 struct ircce_engine {
   uint32_t magic; /* IRCCE_STARTED once the request was started */
+  int bound;      /* receives from iRCCE_ANY_SOURCE: 0 until a sender is chosen */
   struct rcce_xfer xfer;
 };
 
@@ -22,6 +23,12 @@ static inline struct ircce_engine *ircce_send_engine(iRCCE_SEND_REQUEST *r) {
 static inline struct ircce_engine *ircce_recv_engine(iRCCE_RECV_REQUEST *r) {
   return (struct ircce_engine *)r->_openscc_engine;
 }
+
+/* Any-source receives (any_source.c). */
+void ircce_any_source_post(iRCCE_RECV_REQUEST *r);
+int ircce_any_source_cancel(iRCCE_RECV_REQUEST *r);
+/* Bind the receive to src and queue it; 1 when already complete. */
+int ircce_recv_bind(iRCCE_RECV_REQUEST *r, int src);
 
 /* 1 when the request is finished (updates its public `finished` field);
  * -1, reported, when it was never started. */

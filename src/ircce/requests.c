@@ -31,34 +31,53 @@ int iRCCE_isend(char *privbuf, ssize_t size, int dest, iRCCE_SEND_REQUEST *reque
   struct ircce_engine *e = ircce_send_engine(request);
   struct rcce_link l = rcce_basic_send_link(dest);
   e->magic = IRCCE_STARTED;
+  e->bound = 1;
   rcce_xfer_start(&e->xfer, privbuf, (size_t)size, (unsigned char *)RCCE_buff_ptr, RCCE_chunk, &l, dest, 1);
   request->finished = rcce_xfer_submit(&e->xfer);
   return request->finished ? iRCCE_SUCCESS : iRCCE_PENDING;
 }
 
-int iRCCE_irecv(char *privbuf, ssize_t size, int source, iRCCE_RECV_REQUEST *request) {
-  int rc = check_start(source, size, "iRCCE_irecv");
-  if (rc != RCCE_SUCCESS) return rc;
-  if (!request) {
-    rc = RCCE_recv(privbuf, (size_t)size, source);
-    last_recv_length = (size_t)size;
-    return rc;
-  }
-  request->privbuf = privbuf;
-  request->combuf = RCCE_comm_buffer[source] + rcce_basic_buff_off();
-  request->chunk = RCCE_chunk;
-  request->size = (size_t)size;
-  request->source = source;
-  request->sync = 1;
-  request->started = 0;
-  request->next = NULL;
+int ircce_recv_bind(iRCCE_RECV_REQUEST *request, int source) {
   struct ircce_engine *e = ircce_recv_engine(request);
   struct rcce_link l = rcce_basic_recv_link(source);
-  e->magic = IRCCE_STARTED;
-  rcce_xfer_start(&e->xfer, privbuf, (size_t)size, (unsigned char *)request->combuf, RCCE_chunk, &l, source, 0);
+  request->source = source;
+  request->combuf = RCCE_comm_buffer[source] + rcce_basic_buff_off();
+  request->started = 1;
+  e->bound = 1;
+  rcce_xfer_start(&e->xfer, request->privbuf, request->size, (unsigned char *)request->combuf, RCCE_chunk, &l,
+                  source, 0);
   request->finished = rcce_xfer_submit(&e->xfer);
-  if (request->finished) last_recv_length = (size_t)size;
-  return request->finished ? iRCCE_SUCCESS : iRCCE_PENDING;
+  if (request->finished) last_recv_length = request->size;
+  return request->finished;
+}
+
+int iRCCE_irecv(char *privbuf, ssize_t size, int source, iRCCE_RECV_REQUEST *request) {
+  int any = source == iRCCE_ANY_SOURCE;
+  int rc = check_start(any ? (rcce_g.ue + 1) % rcce_g.nue : source, size, "iRCCE_irecv");
+  if (rc == RCCE_SUCCESS && any && rcce_g.nue < 2)
+    rc = rcce_error(RCCE_DEBUG_COMM, RCCE_ERROR_ID, "iRCCE_irecv", "iRCCE_ANY_SOURCE needs another UE");
+  if (rc != RCCE_SUCCESS) return rc;
+  iRCCE_RECV_REQUEST local;
+  iRCCE_RECV_REQUEST *r = request ? request : &local; /* no handle: complete it now */
+  r->privbuf = privbuf;
+  r->chunk = RCCE_chunk;
+  r->size = (size_t)size;
+  r->sync = 1;
+  r->started = 0;
+  r->finished = 0;
+  r->next = NULL;
+  struct ircce_engine *e = ircce_recv_engine(r);
+  e->magic = IRCCE_STARTED;
+  e->bound = 0;
+  if (any) {
+    r->source = iRCCE_ANY_SOURCE;
+    r->combuf = NULL;
+    ircce_any_source_post(r);
+  } else {
+    ircce_recv_bind(r, source);
+  }
+  if (!request) return iRCCE_irecv_wait(r);
+  return r->finished ? iRCCE_SUCCESS : iRCCE_PENDING;
 }
 
 int iRCCE_issend(char *privbuf, ssize_t size, int dest, iRCCE_SEND_REQUEST *request) {
@@ -72,7 +91,7 @@ int iRCCE_isrecv(char *privbuf, ssize_t size, int source, iRCCE_RECV_REQUEST *re
 static int finished(struct ircce_engine *e, int *public_finished, const char *where) {
   if (e->magic != IRCCE_STARTED)
     return rcce_error(RCCE_DEBUG_COMM, iRCCE_ERROR, where, "the request was never started (or was cancelled)"), -1;
-  *public_finished = rcce_xfer_done(&e->xfer);
+  *public_finished = e->bound && rcce_xfer_done(&e->xfer);
   return *public_finished;
 }
 
@@ -87,6 +106,7 @@ int ircce_recv_finished(iRCCE_RECV_REQUEST *r, const char *where) {
 }
 
 static int any_recv_queued(void) {
+  if (rcce_g.extra_waiting) return 1;
   for (int src = 0; src < rcce_g.nue; src++)
     if (rcce_g.recv_queue[src]) return 1;
   return 0;
@@ -132,11 +152,14 @@ int iRCCE_isend_wait(iRCCE_SEND_REQUEST *request) {
 
 int iRCCE_irecv_wait(iRCCE_RECV_REQUEST *request) {
   if (!request) {
+    while (rcce_g.extra_waiting) rcce_xfer_idle();
     for (int src = 0; src < rcce_g.nue; src++) rcce_xfer_drain_recvs(src);
     return iRCCE_SUCCESS;
   }
   if (ircce_recv_finished(request, "iRCCE_irecv_wait") < 0) return iRCCE_ERROR;
-  rcce_xfer_wait(&ircce_recv_engine(request)->xfer);
+  struct ircce_engine *e = ircce_recv_engine(request);
+  while (!e->bound) rcce_xfer_idle(); /* an any-source receive waits for a sender first */
+  rcce_xfer_wait(&e->xfer);
   request->finished = 1;
   last_recv_length = request->size;
   return iRCCE_SUCCESS;
@@ -164,7 +187,13 @@ int iRCCE_isend_cancel(iRCCE_SEND_REQUEST *request, int *test) {
 
 int iRCCE_irecv_cancel(iRCCE_RECV_REQUEST *request, int *test) {
   if (!request) return iRCCE_NOT_ENQUEUED;
-  return cancel(ircce_recv_engine(request), test, "iRCCE_irecv_cancel");
+  struct ircce_engine *e = ircce_recv_engine(request);
+  if (e->magic == IRCCE_STARTED && !e->bound && ircce_any_source_cancel(request)) {
+    e->magic = 0;
+    if (test) *test = 1;
+    return iRCCE_SUCCESS;
+  }
+  return cancel(e, test, "iRCCE_irecv_cancel");
 }
 
 int iRCCE_ssend(char *privbuf, ssize_t size, int dest) {

@@ -52,6 +52,11 @@ struct rcce_state {
   struct rcce_xfer *send_queue;    /* xfer.c: outgoing transfers, FIFO */
   struct rcce_xfer **recv_queue;   /* xfer.c: incoming transfers per source */
   int queued;                      /* xfer.c: transfers in all queues */
+  /* An upper layer's work that waits on this UE's MPB too (iRCCE's
+   * any-source receives): run on every progress, and whether it can move. */
+  void (*extra_progress)(void);
+  int (*extra_can_move)(void);
+  int extra_waiting;               /* requests of that layer not yet in a queue */
   int debug_mask;
   int comm_count;
   int flag_reads_unchanged; /* user polling with RCCE_flag_read: yield when long */
@@ -130,6 +135,8 @@ int rcce_xfer_cancel(struct rcce_xfer *x);
 
 /* Sleep until some queue head can move (after moving them all). */
 void rcce_xfer_idle(void);
+/* Whether a queue head (or the upper layer's work) can move now. */
+int rcce_xfer_can_move(void);
 
 /* The basic interface's resources for a message to dest / from src. */
 static inline struct rcce_link rcce_basic_send_link(int dest) {

@@ -99,6 +99,7 @@ static void progress_queue(struct rcce_xfer **q) {
 }
 
 void rcce_xfer_progress(void) {
+  if (rcce_g.extra_waiting) rcce_g.extra_progress();
   if (!rcce_g.queued) return;
   progress_queue(&rcce_g.send_queue);
   for (int src = 0; src < rcce_g.nue && rcce_g.queued; src++) progress_queue(&rcce_g.recv_queue[src]);
@@ -124,10 +125,13 @@ static int head_can_move(const struct rcce_xfer *h) {
 static int any_head_can_move(void *unused) {
   (void)unused;
   if (head_can_move(rcce_g.send_queue)) return 1;
+  if (rcce_g.extra_waiting && rcce_g.extra_can_move()) return 1;
   for (int src = 0; src < rcce_g.nue; src++)
     if (head_can_move(rcce_g.recv_queue[src])) return 1;
   return 0;
 }
+
+int rcce_xfer_can_move(void) { return any_head_can_move(NULL); }
 
 static void sleep_until_movable(const struct rcce_xfer *x) {
   struct hw_wait_desc why = {.kind = x->sending ? HW_WAIT_SEND : HW_WAIT_RECV, .peer = x->peer};
@@ -144,11 +148,12 @@ void rcce_xfer_wait(struct rcce_xfer *x) {
 
 void rcce_xfer_idle(void) {
   rcce_xfer_progress();
-  if (!rcce_g.queued) return;
-  /* Report the wait as one of the heads'. */
+  if (!rcce_g.queued && !rcce_g.extra_waiting) return;
+  /* Report the wait as one of the heads' (or as a receive from anyone). */
   const struct rcce_xfer *h = rcce_g.send_queue;
   for (int src = 0; !h && src < rcce_g.nue; src++) h = rcce_g.recv_queue[src];
-  sleep_until_movable(h);
+  struct hw_wait_desc why = {.kind = h && h->sending ? HW_WAIT_SEND : HW_WAIT_RECV, .peer = h ? h->peer : -1};
+  hw_wait_cond(&rcce_g.job, rcce_g.ue, any_head_can_move, NULL, &why);
 }
 
 void rcce_xfer_drain_sends(void) {

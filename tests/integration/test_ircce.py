@@ -1,6 +1,7 @@
 """iRCCE requests (tests/programs/ircce.c): non-blocking send/receive with
 buffers in globals, out-of-order completion, wait lists, wait_any fairness
-with many senders, cancel, mixing with blocking RCCE, misuse errors."""
+with many senders, any-source receives and probes, cancel, mixing with
+blocking RCCE, misuse errors."""
 from __future__ import annotations
 
 import pytest
@@ -55,3 +56,15 @@ def test_without_single_copy(build, compile_program):
     run_mode(build, compile_program, "ring", 3)
     res = rccerun(build, "--no-single-copy", "-nue", 3, compile_program(build, "ircce"), "ring")
     assert res.rc == lib.RC_OK and "ircce: ring OK (3 UEs)" in res.out, res
+
+
+@pytest.mark.parametrize("flags", FLAGS.values(), ids=FLAGS.keys())
+@pytest.mark.parametrize("nue", [2, 3, 8, 48])
+def test_any_source_receives(build, compile_program, nue, flags):
+    """iRCCE_ANY_SOURCE with 4 receives posted: every sender's messages arrive, in order."""
+    run_mode(build, compile_program, "anysource", nue, 4 if nue == 48 else 12, flags=flags)
+
+
+@pytest.mark.parametrize("nue", [2, 8, 48])
+def test_probe_finds_every_sender(build, compile_program, nue):
+    run_mode(build, compile_program, "probe", nue)

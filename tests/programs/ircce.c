@@ -11,6 +11,12 @@
  *   cancel    a queued send is cancelled, the head cannot be, finished ones
  *             are not enqueued; waiting on a request never started is an error
  *   mixed     blocking RCCE and iRCCE interleaved on one pair keep their order
+ *   anysource UE 0 keeps 4 iRCCE_ANY_SOURCE receives posted and collects
+ *             `rounds` messages (72 KiB: the single-copy path) from every other UE;
+ *             per-sender order and counts are checked
+ *   probe     UE 0 finds each waiting sender with iRCCE_probe(iRCCE_ANY_SOURCE)
+ *             and receives from it with blocking RCCE_recv; iprobe of a quiet
+ *             source says no
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -118,6 +124,12 @@ static void mode_cancel(void) {
   memset(&never, 0, sizeof never);
   expect(iRCCE_isend_wait(&never), iRCCE_ERROR, "iRCCE_isend_wait(never started)");
   expect(iRCCE_isend_test(&never, &test), iRCCE_ERROR, "iRCCE_isend_test(never started)");
+  /* an any-source receive waiting for a sender can be cancelled (no UE sends before the barrier) */
+  expect(iRCCE_irecv(recvbuf[5], 64, iRCCE_ANY_SOURCE, &rreq[5]), iRCCE_PENDING, "iRCCE_irecv(ANY_SOURCE)");
+  expect(iRCCE_irecv_cancel(&rreq[5], &test), iRCCE_SUCCESS, "iRCCE_irecv_cancel(unbound)");
+  expect(test, 1, "cancel test flag (unbound)");
+  expect(iRCCE_irecv_cancel(&rreq[5], &test), iRCCE_NOT_ENQUEUED, "iRCCE_irecv_cancel(cancelled)");
+  RCCE_barrier(&RCCE_COMM_WORLD);
   if (me == 0) {
     for (int k = 0; k < 3; k++) {
       fill(sendbuf[k], me, k, 64);
@@ -168,6 +180,60 @@ static void mode_mixed(void) {
   }
 }
 
+#define ANY_SIZE (72 * 1024)
+
+static void mode_anysource(int rounds) {
+  if (me != 0) {
+    for (int k = 0; k < rounds; k++) {
+      fill(sendbuf[0], me, k, ANY_SIZE);
+      iRCCE_isend(sendbuf[0], ANY_SIZE, 0, &sreq[0]);
+      iRCCE_isend_wait(&sreq[0]);
+    }
+    return;
+  }
+  int *next = calloc((size_t)np, sizeof *next), remaining = (np - 1) * rounds, posted = 0;
+  iRCCE_WAIT_LIST list;
+  iRCCE_init_wait_list(&list);
+  for (int k = 0; k < 4 && posted < remaining; k++, posted++) {
+    iRCCE_irecv(recvbuf[k], ANY_SIZE, iRCCE_ANY_SOURCE, &rreq[k]);
+    iRCCE_add_to_wait_list(&list, NULL, &rreq[k]);
+  }
+  while (remaining > 0) {
+    iRCCE_RECV_REQUEST *done = NULL;
+    expect(iRCCE_wait_any(&list, NULL, &done), iRCCE_SUCCESS, "iRCCE_wait_any");
+    int k = (int)(done - rreq), src = iRCCE_get_source(done);
+    if (src <= 0 || src >= np) fail("any-source receive bound to UE %d", src);
+    check(recvbuf[k], src, next[src]++, ANY_SIZE);
+    remaining--;
+    if (posted < (np - 1) * rounds) {
+      iRCCE_irecv(recvbuf[k], ANY_SIZE, iRCCE_ANY_SOURCE, &rreq[k]);
+      iRCCE_add_to_wait_list(&list, NULL, &rreq[k]);
+      posted++;
+    }
+  }
+  for (int src = 1; src < np; src++)
+    if (next[src] != rounds) fail("got %d messages from UE %d, expected %d", next[src], src, rounds);
+  free(next);
+}
+
+static void mode_probe(void) {
+  if (me != 0) {
+    fill(sendbuf[0], me, 0, 256);
+    RCCE_send(sendbuf[0], 256, 0);
+    return;
+  }
+  int test = -1, src = -1;
+  expect(iRCCE_iprobe(0 == np - 1 ? 0 : np - 1, &test, &src), iRCCE_SUCCESS, "iRCCE_iprobe");
+  for (int n = 1; n < np; n++) {
+    expect(iRCCE_probe(iRCCE_ANY_SOURCE, &src), iRCCE_SUCCESS, "iRCCE_probe");
+    if (src <= 0 || src >= np) fail("iRCCE_probe found UE %d", src);
+    RCCE_recv(recvbuf[0], 256, src);
+    check(recvbuf[0], src, 0, 256);
+    expect(iRCCE_iprobe(src, &test, NULL), iRCCE_SUCCESS, "iRCCE_iprobe");
+    expect(test, 0, "iprobe of a sender already received");
+  }
+}
+
 int RCCE_APP(int argc, char **argv) {
   RCCE_init(&argc, &argv);
   iRCCE_init();
@@ -182,6 +248,8 @@ int RCCE_APP(int argc, char **argv) {
   else if (!strcmp(mode, "waitany")) mode_waitany(rounds);
   else if (!strcmp(mode, "cancel")) mode_cancel();
   else if (!strcmp(mode, "mixed")) mode_mixed();
+  else if (!strcmp(mode, "anysource")) mode_anysource(rounds);
+  else if (!strcmp(mode, "probe")) mode_probe();
   else fail("unknown mode %s", mode);
   RCCE_finalize();
   if (me == 0) printf("ircce: %s OK (%d UEs)\n", mode, np);
