@@ -10,15 +10,23 @@ static size_t last_recv_length;
 int iRCCE_init(void) { return iRCCE_SUCCESS; }
 
 static int check_start(int peer, ssize_t size, const char *where) {
-  int rc = rcce_check_basic_peer(peer, where);
+  int rc = peer == iRCCE_ANY_SOURCE && rcce_g.nue > 1 ? RCCE_SUCCESS : rcce_check_basic_peer(peer, where);
   if (rc == RCCE_SUCCESS && size < 0)
     rc = rcce_error(RCCE_DEBUG_COMM, RCCE_ERROR_MESSAGE_LENGTH, where, "size %zd (iRCCE_ANY_LENGTH is not supported yet)",
                     size);
   return rc;
 }
 
+/* A request may be started again once it finished or was cancelled, not
+ * while it still waits in a queue (that would corrupt the queue). */
+static int check_reusable(struct ircce_engine *e, const char *where) {
+  int pending = e->magic == IRCCE_STARTED && (!e->bound || e->xfer.queued);
+  return pending ? rcce_error(RCCE_DEBUG_COMM, iRCCE_ERROR, where, "the request is still pending") : RCCE_SUCCESS;
+}
+
 int iRCCE_isend(char *privbuf, ssize_t size, int dest, iRCCE_SEND_REQUEST *request) {
   int rc = check_start(dest, size, "iRCCE_isend");
+  if (rc == RCCE_SUCCESS && request) rc = check_reusable(ircce_send_engine(request), "iRCCE_isend");
   if (rc != RCCE_SUCCESS) return rc;
   if (!request) return RCCE_send(privbuf, (size_t)size, dest); /* no handle: complete it now */
   request->privbuf = privbuf;
@@ -53,9 +61,8 @@ int ircce_recv_bind(iRCCE_RECV_REQUEST *request, int source) {
 
 int iRCCE_irecv(char *privbuf, ssize_t size, int source, iRCCE_RECV_REQUEST *request) {
   int any = source == iRCCE_ANY_SOURCE;
-  int rc = check_start(any ? (rcce_g.ue + 1) % rcce_g.nue : source, size, "iRCCE_irecv");
-  if (rc == RCCE_SUCCESS && any && rcce_g.nue < 2)
-    rc = rcce_error(RCCE_DEBUG_COMM, RCCE_ERROR_ID, "iRCCE_irecv", "iRCCE_ANY_SOURCE needs another UE");
+  int rc = check_start(source, size, "iRCCE_irecv");
+  if (rc == RCCE_SUCCESS && request) rc = check_reusable(ircce_recv_engine(request), "iRCCE_irecv");
   if (rc != RCCE_SUCCESS) return rc;
   iRCCE_RECV_REQUEST local;
   iRCCE_RECV_REQUEST *r = request ? request : &local; /* no handle: complete it now */

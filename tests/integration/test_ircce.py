@@ -44,6 +44,7 @@ def test_cancel_misuse_is_reported_in_debug_mode(build, compile_program):
     assert res.rc == lib.RC_OK, res
     assert any("in iRCCE_isend_wait:" in ln and "never started" in ln for ln in res.err_lines), res
     assert any("in iRCCE_isend_cancel:" in ln and "not queued" in ln for ln in res.err_lines), res
+    assert any("in iRCCE_isend:" in ln and "still pending" in ln for ln in res.err_lines), res
 
 
 @pytest.mark.parametrize("flags", FLAGS.values(), ids=FLAGS.keys())

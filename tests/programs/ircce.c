@@ -126,6 +126,7 @@ static void mode_cancel(void) {
   expect(iRCCE_isend_test(&never, &test), iRCCE_ERROR, "iRCCE_isend_test(never started)");
   /* an any-source receive waiting for a sender can be cancelled (no UE sends before the barrier) */
   expect(iRCCE_irecv(recvbuf[5], 64, iRCCE_ANY_SOURCE, &rreq[5]), iRCCE_PENDING, "iRCCE_irecv(ANY_SOURCE)");
+  expect(iRCCE_irecv(recvbuf[5], 64, iRCCE_ANY_SOURCE, &rreq[5]), iRCCE_ERROR, "iRCCE_irecv(still pending)");
   expect(iRCCE_irecv_cancel(&rreq[5], &test), iRCCE_SUCCESS, "iRCCE_irecv_cancel(unbound)");
   expect(test, 1, "cancel test flag (unbound)");
   expect(iRCCE_irecv_cancel(&rreq[5], &test), iRCCE_NOT_ENQUEUED, "iRCCE_irecv_cancel(cancelled)");
@@ -135,6 +136,7 @@ static void mode_cancel(void) {
       fill(sendbuf[k], me, k, 64);
       iRCCE_isend(sendbuf[k], 64, 1, &sreq[k]);
     }
+    expect(iRCCE_isend(sendbuf[1], 64, 1, &sreq[1]), iRCCE_ERROR, "iRCCE_isend(request still pending)");
     expect(iRCCE_isend_cancel(&sreq[2], &test), iRCCE_SUCCESS, "iRCCE_isend_cancel(queued)");
     expect(test, 1, "cancel test flag (queued)");
     expect(iRCCE_isend_cancel(&sreq[0], &test), iRCCE_PENDING, "iRCCE_isend_cancel(head)");
