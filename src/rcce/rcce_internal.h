@@ -71,6 +71,17 @@ int rcce_check_ue(int ue, const char *where);
 
 static inline unsigned char *rcce_mpb_of(int ue) { return (unsigned char *)RCCE_comm_buffer[ue]; }
 static inline struct hw_counters *rcce_counters(void) { return &hw_ue(&rcce_g.job, rcce_g.ue)->counters; }
+/* Count a message sent or received (n = 1), or take one back (n = -1). */
+static inline void rcce_count_message(int sending, size_t size, int n) {
+  struct hw_counters *c = rcce_counters();
+  if (sending) {
+    c->msgs_sent += (uint64_t)n;
+    c->bytes_sent += (uint64_t)n * size;
+  } else {
+    c->msgs_recv += (uint64_t)n;
+    c->bytes_recv += (uint64_t)n * size;
+  }
+}
 
 /* Flags. */
 int rcce_iflag_alloc(struct rcce_iflag *f);
@@ -126,8 +137,7 @@ int rcce_xfer_submit(struct rcce_xfer *x);
 void rcce_xfer_progress(void);
 /* Block until x is complete (moving the queue in front of it). */
 void rcce_xfer_wait(struct rcce_xfer *x);
-/* Block until nothing is queued towards dest (dest < 0: nothing at all) /
- * nothing is queued from src. */
+/* Block until no outgoing transfer / no transfer from src is queued. */
 void rcce_xfer_drain_sends(void);
 void rcce_xfer_drain_recvs(int src);
 /* Remove a queued transfer that has not started; 1 when removed. */

@@ -33,9 +33,7 @@ int rcce_send_general(const char *priv, uint32_t comb_off, size_t chunk, struct 
   unsigned char *combuf = rcce_mpb_of(rcce_g.ue) + comb_off;
   if (rcce_g.queued || rcce_single_copy_wanted(size, chunk))
     return via_queue((char *)priv, combuf, chunk, l, size, dest, 1);
-  struct hw_counters *cnt = rcce_counters();
-  cnt->msgs_sent++;
-  cnt->bytes_sent += size;
+  rcce_count_message(1, size, 1);
   for (size_t done = 0; done < size;) {
     size_t n = min_size(chunk, size - done);
     memcpy(combuf, priv + done, n);
@@ -56,9 +54,7 @@ int rcce_recv_general(char *priv, uint32_t comb_off, size_t chunk, struct rcce_l
   const unsigned char *combuf = rcce_mpb_of(src) + comb_off;
   if (rcce_g.queued || rcce_single_copy_wanted(size, chunk))
     return via_queue(priv, (unsigned char *)combuf, chunk, l, size, src, 0);
-  struct hw_counters *cnt = rcce_counters();
-  cnt->msgs_recv++;
-  cnt->bytes_recv += size;
+  rcce_count_message(0, size, 1);
   for (size_t done = 0; done < size;) {
     size_t n = min_size(chunk, size - done);
     rcce_link_recv_wait(l, src);

@@ -30,14 +30,7 @@ void rcce_xfer_start(struct rcce_xfer *x, char *priv, size_t size, unsigned char
   x->peer = peer;
   x->sending = sending;
   x->step = rcce_single_copy_wanted(size, chunk) ? XFER_SINGLE_COPY : XFER_NEXT_CHUNK;
-  struct hw_counters *cnt = rcce_counters();
-  if (sending) {
-    cnt->msgs_sent++;
-    cnt->bytes_sent += size;
-  } else {
-    cnt->msgs_recv++;
-    cnt->bytes_recv += size;
-  }
+  rcce_count_message(sending, size, 1);
 }
 
 int rcce_xfer_done(const struct rcce_xfer *x) { return x->step == XFER_DONE; }
@@ -171,14 +164,6 @@ int rcce_xfer_cancel(struct rcce_xfer *x) {
   *q = x->next;
   x->queued = 0;
   rcce_g.queued--;
-  /* It never announced anything: give back the counters it took. */
-  struct hw_counters *cnt = rcce_counters();
-  if (x->sending) {
-    cnt->msgs_sent--;
-    cnt->bytes_sent -= x->size;
-  } else {
-    cnt->msgs_recv--;
-    cnt->bytes_recv -= x->size;
-  }
+  rcce_count_message(x->sending, x->size, -1); /* it never announced anything */
   return 1;
 }
