@@ -7,6 +7,11 @@ floor, takes medians and writes
 
     bench/results/foundation.json   every run, every repeat, every median
     bench/results/foundation.md     the summary table and the targets
+    bench/results/ircce.json        the iRCCE group (pipelined vs blocking,
+    bench/results/ircce.md          ping-ping vs MPI, flags, schemes, bursts)
+
+--build DIR takes another build tree (default build/) for both the tools
+(DIR/bin) and the compiled benchmark programs (DIR/bench/).
 
 See bench/README.md.  `python3 bench/run_bench.py --help` lists the options.
 """
@@ -53,7 +58,53 @@ PROGRAMS = {
     "floor": {"floor": ("floor/cacheline_pingpong.c", "cacheline_pingpong")},
 }
 
-TEST_GROUPS = ["pingpong", "collective", "launch", "floor"]
+TEST_GROUPS = ["pingpong", "collective", "launch", "floor", "ircce"]
+FOUNDATION_GROUPS = ["pingpong", "collective", "launch", "floor"]
+
+# ---- the iRCCE group (bench/ircce/; written to bench/results/ircce.*) ----
+IRCCE_PROGRAMS = {
+    "openscc": {"ircce": ("ircce/ircce_bench.c", "ircce_bench")},
+    "mpich": {"pingping": ("ircce/pingping_mpi.c", "pingping_mpi")},
+    "openmpi": {"pingping": ("ircce/pingping_mpi.c", "pingping_mpi")},
+}
+IRCCE_PP_SIZES = [8, 4096, 16384, 65536, 1048576]
+IRCCE_NSC_SIZES = [16384, 65536, 1048576]
+IRCCE_PINGPING_SIZES = [8, 4096, 65536, 1048576]
+IRCCE_FLAG_SIZES = [1, 4, 8, 16, 24, 28, 32]
+IRCCE_SCHEME_SIZES = [8, 4096, 65536, 1048576]
+IRCCE_RPLG_TAGGED_SIZES = [8]
+IRCCE_BURST_SIZES = [8, 1024]
+IRCCE_BURST = 16
+
+# One table per section: its rows are sizes, its columns are variants.
+# "ratio": (numerator column, denominator column or "best_mpi", title).
+IRCCE_SECTIONS = [
+    {"key": "pp", "title": "Pingpong half round trip (µs): RCCE blocking vs iRCCE pipelined",
+     "sizes": IRCCE_PP_SIZES, "unit": "us",
+     "columns": [("rcce", "RCCE_send/recv"), ("ircce", "iRCCE_ssend/srecv")],
+     "ratio": ("ircce", "rcce", "pipelined / blocking")},
+    {"key": "ppnsc", "title": "Pingpong half round trip with `rccerun --no-single-copy` (µs)",
+     "sizes": IRCCE_NSC_SIZES, "unit": "us",
+     "columns": [("rcce", "RCCE_send/recv"), ("ircce", "iRCCE_ssend/srecv")],
+     "ratio": ("ircce", "rcce", "pipelined / blocking")},
+    {"key": "pingping", "title": "Ping-ping, both sides isend + irecv at once: time per exchange (µs)",
+     "sizes": IRCCE_PINGPING_SIZES, "unit": "us",
+     "columns": [("openscc", "OpenSCC iRCCE"), ("mpich", "MPICH"), ("openmpi", "Open MPI")],
+     "ratio": ("openscc", "best_mpi", "OpenSCC / best MPI")},
+    {"key": "flags", "title": "RCCE_send/recv half round trip (µs): normal vs `--flags tagged`",
+     "sizes": IRCCE_FLAG_SIZES, "unit": "us",
+     "columns": [("normal", "normal flags"), ("tagged", "--flags tagged")],
+     "ratio": ("tagged", "normal", "tagged / normal")},
+    {"key": "scheme", "title": "RCCE_send/recv half round trip (µs): `--scheme lprg` vs `--scheme rplg`",
+     "sizes": IRCCE_SCHEME_SIZES, "unit": "us",
+     "columns": [("lprg", "lprg"), ("rplg", "rplg"), ("rplg_tagged", "rplg + tagged")],
+     "ratio": ("rplg", "lprg", "rplg / lprg")},
+    {"key": "burst", "title": f"{IRCCE_BURST} messages in a row, time per message (µs): "
+                              f"blocking RCCE_send vs {IRCCE_BURST} outstanding iRCCE_isend",
+     "sizes": IRCCE_BURST_SIZES, "unit": "us",
+     "columns": [("send", f"{IRCCE_BURST} x RCCE_send"), ("isend", f"{IRCCE_BURST} x iRCCE_isend + wait all")],
+     "ratio": ("isend", "send", "isend / send")},
+]
 
 
 def log(msg: str) -> None:
@@ -146,16 +197,19 @@ def compilers(args) -> dict[str, list[str] | None]:
     }
 
 
-def build(args, impls: list[str]) -> dict:
+def build(args, impls: list[str], programs: dict | None = None) -> dict:
     """Compile every program needed; returns {impl: {prog: path | None, ...}}."""
+    programs = PROGRAMS if programs is None else programs
     cc = compilers(args)
     builds: dict = {}
     for impl in impls:
+        if impl not in programs:
+            continue
         entry = {"ok": True, "programs": {}, "commands": [], "errors": []}
         builds[impl] = entry
         outdir = BUILD / impl
         outdir.mkdir(parents=True, exist_ok=True)
-        for kind, (src, name) in PROGRAMS[impl].items():
+        for kind, (src, name) in programs[impl].items():
             if cc[impl] is None:
                 why = {"openscc": f"{Path(args.rcce_bin) / 'rccecc'} not found (OpenSCC runtime not built)",
                        "mpich": "mpicc.mpich not found", "openmpi": "mpicc.openmpi not found",
@@ -495,24 +549,249 @@ def write_markdown(path: Path, doc: dict) -> None:
 
 
 # --------------------------------------------------------------------------
+# the iRCCE group
+# --------------------------------------------------------------------------
+
+def make_ircce_tests() -> list[dict]:
+    """One test per (section, size); its results hold one slot per column."""
+    tests = []
+    for sec in IRCCE_SECTIONS:
+        for s in sec["sizes"]:
+            cols = [c for c, _ in sec["columns"]]
+            if sec["key"] == "scheme" and s not in IRCCE_RPLG_TAGGED_SIZES:
+                cols.remove("rplg_tagged")
+            tests.append({"id": f"{sec['key']}_{s}", "section": sec["key"], "label": size_label(s),
+                          "unit": sec["unit"], "ues": 2, "size": s, "columns": cols})
+    return tests
+
+
+def make_ircce_jobs(args) -> list[dict]:
+    """One job = one launch; "expect" maps output lines (bench, impl field,
+    size) to (test id, column).  Every job runs 2 UEs / ranks."""
+    prog_args = ["-t", f"{args.time_box:g}", "-i", str(args.min_iters)]
+
+    def sizes(lst):
+        return ",".join(str(s) for s in lst)
+
+    def pp(name, opts, modes, lst, section, cols):
+        """A pingpong job: modes pp_rcce / pp_ircce, filling columns cols."""
+        impl_of = {"pp_rcce": "rcce", "pp_ircce": "ircce"}
+        exp = [("pingpong", impl_of[m], s, f"{section}_{s}", col)
+               for s in lst for m, col in zip(modes, cols)]
+        return {"name": name, "suite": "ircce", "kind": "ircce", "ues": 2, "impls": ["openscc"],
+                "rcce_opts": opts, "args": prog_args + ["-x", ",".join(modes), "-s", sizes(lst)],
+                "expect": exp}
+
+    jobs = [
+        pp("ircce:pp", [], ["pp_rcce", "pp_ircce"], IRCCE_PP_SIZES, "pp", ("rcce", "ircce")),
+        pp("ircce:pp-nsc", ["--no-single-copy"], ["pp_rcce", "pp_ircce"], IRCCE_NSC_SIZES, "ppnsc",
+           ("rcce", "ircce")),
+        {"name": "ircce:pingping", "suite": "ircce", "kind": "ircce", "ues": 2, "impls": ["openscc"],
+         "rcce_opts": [], "args": prog_args + ["-x", "pingping", "-s", sizes(IRCCE_PINGPING_SIZES)],
+         "expect": [("pingping", "ircce", s, f"pingping_{s}", "openscc") for s in IRCCE_PINGPING_SIZES]},
+        {"name": "ircce:pingping-mpi", "suite": "ircce", "kind": "pingping", "ues": 2,
+         "impls": ["mpich", "openmpi"], "rcce_opts": [],
+         "args": prog_args + ["-x", "pingping", "-s", sizes(IRCCE_PINGPING_SIZES)],
+         "expect": [("pingping", "mpi", s, f"pingping_{s}", None) for s in IRCCE_PINGPING_SIZES]},
+        pp("ircce:flags-normal", [], ["pp_rcce"], IRCCE_FLAG_SIZES, "flags", ("normal",)),
+        pp("ircce:flags-tagged", ["--flags", "tagged"], ["pp_rcce"], IRCCE_FLAG_SIZES, "flags", ("tagged",)),
+        pp("ircce:scheme-lprg", ["--scheme", "lprg"], ["pp_rcce"], IRCCE_SCHEME_SIZES, "scheme", ("lprg",)),
+        pp("ircce:scheme-rplg", ["--scheme", "rplg"], ["pp_rcce"], IRCCE_SCHEME_SIZES, "scheme", ("rplg",)),
+        pp("ircce:rplg-tagged", ["--scheme", "rplg", "--flags", "tagged"], ["pp_rcce"],
+           IRCCE_RPLG_TAGGED_SIZES, "scheme", ("rplg_tagged",)),
+        {"name": "ircce:burst", "suite": "ircce", "kind": "ircce", "ues": 2, "impls": ["openscc"],
+         "rcce_opts": [], "args": prog_args + ["-x", "burst_send,burst_isend", "-s", sizes(IRCCE_BURST_SIZES),
+                                               "-n", str(IRCCE_BURST)],
+         "expect": [("burst", impl, s, f"burst_{s}", col) for s in IRCCE_BURST_SIZES
+                    for impl, col in (("rcce", "send"), ("ircce", "isend"))]},
+    ]
+    return jobs
+
+
+def ircce_slot(tests_by_id: dict, tid: str, col: str) -> dict | None:
+    t = tests_by_id.get(tid)
+    return t["results"].get(col) if t else None
+
+
+def record_ircce(job: dict, impl: str, rep: int, rec: dict | None, lines: list[dict],
+                 tests_by_id: dict, error: str | None = None) -> list[str]:
+    """Files one run's measurements (or its error) under the job's test slots."""
+    got = []
+    for bench, field, size, tid, col in job["expect"]:
+        col = col or impl  # the MPI peers fill the column of their implementation
+        slot = ircce_slot(tests_by_id, tid, col)
+        if slot is None:
+            continue
+        if error is not None:
+            slot["repeats"].append({"repeat": rep, "error": error})
+            continue
+        hit = [o for o in lines if o.get("bench") == bench and o.get("impl") == field
+               and o.get("ues") == job["ues"] and o.get("size") == size]
+        if hit and hit[-1].get("valid", True) is not False and value_of(hit[-1]) is not None:
+            o = hit[-1]
+            r = {"repeat": rep, "value": value_of(o), "iters": o.get("iters"), "line": o}
+            if "error" in rec:
+                r["run_error"] = rec["error"]
+            slot["repeats"].append(r)
+            got.append(f"{col} {size}={fmt(value_of(o), 'us')}")
+        elif hit:
+            slot["repeats"].append({"repeat": rep, "error": "invalid result (data check failed)",
+                                    "line": hit[-1]})
+        else:
+            e = rec.get("error") or "run succeeded but printed no result line"
+            if rec.get("error"):
+                e += f", no {bench} {field} {size} line printed"
+            slot["repeats"].append({"repeat": rep, "error": e})
+    return got
+
+
+def evaluate_ircce_targets(tests_by_id: dict) -> list[dict]:
+    def med(tid, col):
+        slot = ircce_slot(tests_by_id, tid, col)
+        if slot is None or slot["status"] == "skipped":
+            return "not measured", None
+        if slot["status"] == "failed":
+            return "failed", None
+        return "ok", slot["median"]
+
+    out = []
+
+    def add(name, tid, col, ref_col, ref_desc, strict):
+        st, v = med(tid, col)
+        rst, ref = med(tid, ref_col)
+        rec = {"target": name, "test": tid, "column": col, "openscc": v, "reference": ref,
+               "reference_column": ref_col, "reference_desc": ref_desc, "unit": "us"}
+        if st == "not measured":
+            rec["status"] = "not measured"
+        elif st == "failed":
+            rec["status"] = "not met (OpenSCC failed)"
+        elif ref is None:
+            rec["status"] = "undetermined (reference not measured or failed)"
+        else:
+            rec["status"] = "met" if (v < ref if strict else v <= ref) else "not met"
+        out.append(rec)
+
+    add("iRCCE pipelined 1 MiB half RTT <= RCCE blocking 1 MiB half RTT", "pp_1048576", "ircce", "rcce",
+        "RCCE_send/recv 1 MiB half RTT", strict=False)
+    add("tagged-flag 8 B half RTT < normal-flag 8 B half RTT", "flags_8", "tagged", "normal",
+        "normal flags 8 B half RTT", strict=True)
+    return out
+
+
+def ircce_ratio(t: dict, sec: dict) -> str:
+    num, den, _ = sec["ratio"]
+    a = t["results"].get(num)
+    if not a or a["status"] != "ok":
+        return "—"
+    if den == "best_mpi":
+        vals = [t["results"][p]["median"] for p in PEERS
+                if p in t["results"] and t["results"][p]["status"] == "ok"]
+        b = min(vals) if vals else None
+    else:
+        r = t["results"].get(den)
+        b = r["median"] if r and r["status"] == "ok" else None
+    if not b:
+        return "—"
+    q = a["median"] / b
+    return f"{q:.2f}x" if q >= 0.1 else f"{q:.4f}x"
+
+
+def write_ircce_markdown(path: Path, doc: dict) -> None:
+    h = doc["host"]
+    c = doc["config"]
+    lines = ["# OpenSCC iRCCE benchmark", ""]
+    rccerun = Path(c["rcce_bin"]) / "rccerun"
+    try:
+        rccerun = rccerun.relative_to(ROOT)
+    except ValueError:
+        pass
+    rel_launcher = f"{rccerun} -nue 2"
+    lines.append(f"Produced by `{doc['command']}` (run from the repository root) on "
+                 f"{h.get('date')}: {h.get('nproc')} CPUs ({h.get('cpu_model')}), "
+                 f"{h.get('os')}, kernel {h.get('kernel')}, MPICH {h.get('mpich_version')}"
+                 f"{' (' + h['mpich_device'] + ')' if h.get('mpich_device') else ''}, "
+                 f"Open MPI {h.get('openmpi_version')}.")
+    lines.append("")
+    lines.append(f"Every cell is the **median of {c['repeat']} run{'s' if c['repeat'] != 1 else ''}**"
+                 f"{' (quick smoke run: not representative)' if c['quick'] else ''}; "
+                 f"each run's value is the mean of a time-boxed loop (~{c['time_box_s']:g} s, "
+                 f">= {c['min_iters']} iterations). All runs use 2 UEs (ranks); OpenSCC runs "
+                 f"`{rel_launcher}` with the rccerun options named in each table. Latencies in "
+                 f"microseconds. Total harness time {doc['elapsed_s']:.0f} s (all groups of "
+                 f"the run).")
+    tests = {t["id"]: t for t in doc["tests"]}
+    for sec in IRCCE_SECTIONS:
+        rows = [tests[f"{sec['key']}_{s}"] for s in sec["sizes"] if f"{sec['key']}_{s}" in tests]
+        if not rows:
+            continue
+        lines.append("")
+        lines.append(f"## {sec['title']}")
+        lines.append("")
+        lines.append("| Size | " + " | ".join(t for _, t in sec["columns"]) + f" | {sec['ratio'][2]} |")
+        lines.append("|---|" + "---:|" * (len(sec["columns"]) + 1))
+        for t in rows:
+            cells = [cell(t["results"].get(col), "us") if col in t["results"] else ""
+                     for col, _ in sec["columns"]]
+            lines.append(f"| {t['label']} | " + " | ".join(cells) + f" | {ircce_ratio(t, sec)} |")
+    lines.append("")
+    lines.append("Pingpong and flag/scheme rows: half round trip between UE 0 and UE 1. Ping-ping: "
+                 "both UEs post a receive and a send of the size at once and wait for both "
+                 "(iRCCE_irecv + iRCCE_isend + iRCCE_wait_all; MPI_Irecv + MPI_Isend + "
+                 "MPI_Waitall). Bursts: UE 0 sends "
+                 f"{IRCCE_BURST} messages to UE 1, either one blocking RCCE_send after another "
+                 f"(UE 1: RCCE_recv) or as {IRCCE_BURST} iRCCE_isend requests completed by "
+                 f"iRCCE_wait_all (UE 1: {IRCCE_BURST} iRCCE_irecv); time per message. "
+                 "Every message's first and last byte are checked.")
+    lines.append("")
+    lines.append("## Targets")
+    lines.append("")
+    for tg in doc["targets"]:
+        v = fmt(tg["openscc"], "us") + " µs" if tg["openscc"] is not None else "—"
+        ref = fmt(tg["reference"], "us") + " µs" if tg["reference"] is not None else "—"
+        lines.append(f"- {tg['target']}: **{tg['status']}** (OpenSCC {v}; "
+                     f"{tg['reference_desc']}: {ref})")
+    errs = []
+    for t in doc["tests"]:
+        for col, r in t["results"].items():
+            if r["status"] == "skipped":
+                continue
+            for e in sorted({rep["error"] for rep in r["repeats"] if "error" in rep}):
+                errs.append(f"- {t['id']} / {col}: {e}")
+    if errs:
+        lines.append("")
+        lines.append("## Errors")
+        lines.append("")
+        lines.extend(errs[:60])
+        if len(errs) > 60:
+            lines.append(f"- ... {len(errs) - 60} more in the JSON file")
+    lines.append("")
+    path.write_text("\n".join(lines))
+
+
+# --------------------------------------------------------------------------
 # main
 # --------------------------------------------------------------------------
 
 def main() -> int:
+    global BUILD
     ap = argparse.ArgumentParser(
-        description="OpenSCC foundation benchmark: RCCE on OpenSCC vs MPICH, Open MPI and "
-                    "the cache-line floor. Writes bench/results/foundation.{json,md}.")
+        description="OpenSCC benchmark: RCCE on OpenSCC vs MPICH, Open MPI and the cache-line "
+                    "floor (bench/results/foundation.{json,md}), and the iRCCE group "
+                    "(bench/results/ircce.{json,md}).")
     ap.add_argument("--repeat", "-r", type=int, default=None,
                     help="runs per test; the table shows medians (default 5, --quick: 1)")
     ap.add_argument("--quick", action="store_true",
                     help="fast smoke run: 1 repeat, 0.02 s time boxes, 2 min iterations; "
-                         "writes foundation-quick.{json,md} unless --out is given")
+                         "writes foundation-quick.{json,md} and ircce-quick.{json,md} unless "
+                         "--out / --ircce-out are given")
     ap.add_argument("--only-peers", action="store_true",
                     help="skip OpenSCC (measure MPICH, Open MPI and the floor only)")
     ap.add_argument("--impls", default=",".join(IMPLS),
                     help=f"comma list of implementations to run (default {','.join(IMPLS)})")
     ap.add_argument("--tests", default=",".join(TEST_GROUPS),
-                    help=f"comma list of test groups (default {','.join(TEST_GROUPS)})")
+                    help=f"comma list of test groups (default {','.join(TEST_GROUPS)}); "
+                         "a run without any foundation group leaves foundation.* alone, one "
+                         "without ircce leaves ircce.* alone")
     ap.add_argument("--ues", type=int, default=48,
                     help="UE count of the large collective and launch tests (default 48)")
     ap.add_argument("--time-box", type=float, default=None,
@@ -524,13 +803,26 @@ def main() -> int:
     ap.add_argument("--settle", type=float, default=0.25,
                     help="pause in seconds before each run, letting the previous one's "
                          "processes drain (default 0.25)")
-    ap.add_argument("--rcce-bin", default=str(ROOT / "build" / "bin"),
-                    help="directory holding rccecc and rccerun (default build/bin)")
+    ap.add_argument("--build", default="build",
+                    help="OpenSCC build tree, relative to the repository root or absolute "
+                         "(default build): rccecc/rccerun from DIR/bin, benchmark programs "
+                         "compiled into DIR/bench/")
+    ap.add_argument("--rcce-bin", default=None,
+                    help="directory holding rccecc and rccerun (default BUILD/bin)")
     ap.add_argument("--out", default=None,
                     help="output path prefix; writes PREFIX.json and PREFIX.md "
                          "(default bench/results/foundation, --quick: foundation-quick)")
+    ap.add_argument("--ircce-out", default=None,
+                    help="output path prefix of the iRCCE group (default bench/results/ircce, "
+                         "--quick: ircce-quick)")
     args = ap.parse_args()
 
+    build_dir = Path(args.build)
+    if not build_dir.is_absolute():
+        build_dir = ROOT / build_dir
+    BUILD = build_dir / "bench"
+    if args.rcce_bin is None:
+        args.rcce_bin = str(build_dir / "bin")
     repeat = args.repeat if args.repeat is not None else (1 if args.quick else 5)
     if repeat < 1:
         ap.error("--repeat must be >= 1")
@@ -549,9 +841,16 @@ def main() -> int:
     for g in groups:
         if g not in TEST_GROUPS:
             ap.error(f"unknown test group {g!r} (choose from {TEST_GROUPS})")
+    fgroups = [g for g in groups if g in FOUNDATION_GROUPS]
+    do_ircce = "ircce" in groups
     out_prefix = Path(args.out) if args.out else \
         RESULTS / ("foundation-quick" if args.quick else "foundation")
-    out_prefix.parent.mkdir(parents=True, exist_ok=True)
+    ircce_prefix = Path(args.ircce_out) if args.ircce_out else \
+        RESULTS / ("ircce-quick" if args.quick else "ircce")
+    if fgroups:
+        out_prefix.parent.mkdir(parents=True, exist_ok=True)
+    if do_ircce:
+        ircce_prefix.parent.mkdir(parents=True, exist_ok=True)
 
     t_start = time.perf_counter()
     command = "python3 " + shlex.join([os.path.relpath(sys.argv[0], ROOT)
@@ -563,7 +862,9 @@ def main() -> int:
         f"Open MPI {host['openmpi_version']}; load {' '.join(host.get('loadavg_start', []))}")
 
     log("building into " + os.path.relpath(BUILD, ROOT) + "/ ...")
-    builds = build(args, impls)
+    builds = build(args, impls) if fgroups else {}
+    ircce_impls = [i for i in impls if i in IRCCE_PROGRAMS]
+    ircce_builds = build(args, ircce_impls, IRCCE_PROGRAMS) if do_ircce else {}
 
     tests = make_tests(args.ues)
     tests = [t for t in tests if t["group"] in groups or (t["floor"] and "floor" in groups)]
@@ -581,42 +882,73 @@ def main() -> int:
         by_key[(t["bench"], t["ues"], t["size"])] = t
     floor_tests = [t for t in tests if t["floor"]]
 
-    jobs = make_jobs(args, impls, groups)
+    # The iRCCE group: its tests have one slot per column (variant or peer).
+    ircce_tests = make_ircce_tests() if do_ircce else []
+    ircce_jobs = []
+    if do_ircce:
+        for j in make_ircce_jobs(args):
+            j["impls"] = [i for i in j["impls"] if i in ircce_impls]
+            if j["impls"]:
+                ircce_jobs.append(j)
+    ran_cols: dict[str, set] = {}
+    for j in ircce_jobs:
+        for impl in j["impls"]:
+            for _, _, _, tid, col in j["expect"]:
+                ran_cols.setdefault(tid, set()).add(col or impl)
+    for t in ircce_tests:
+        t["results"] = {col: {"status": "pending" if col in ran_cols.get(t["id"], ()) else "skipped",
+                              "median": None, "values": [], "repeats": []}
+                        for col in t["columns"]}
+    ircce_by_id = {t["id"]: t for t in ircce_tests}
+
+    jobs = (make_jobs(args, impls, groups) if fgroups else []) + ircce_jobs
     runs = []
+    ircce_runs = []
     total = repeat * sum(len(j["impls"]) for j in jobs)
     k = 0
     log(f"running {len(jobs)} jobs x {repeat} repeats ({total} runs, timeout {args.timeout:g} s each)")
     for rep in range(repeat):
         for job in jobs:
+            is_ircce = job.get("suite") == "ircce"
             for impl in job["impls"]:
                 k += 1
-                prog = builds[impl]["programs"].get(job["kind"])
+                jb = ircce_builds if is_ircce else builds
+                prog = jb[impl]["programs"].get(job["kind"])
                 run = {"job": job["name"], "impl": impl, "repeat": rep,
                        "loadavg_before": loadavg()}
                 if prog is None:
-                    err = "; ".join(builds[impl]["errors"]) or "not built"
+                    err = "; ".join(jb[impl]["errors"]) or "not built"
                     err = err.splitlines()[0][:300]
                     run["error"] = f"not built: {err}"
-                    for key in job["expect"]:
-                        slot_tests = floor_tests if key[0] == "floor_pingpong" else \
-                            [by_key[key]] if key in by_key else []
-                        for t in slot_tests:
-                            t["results"][impl]["repeats"].append({"repeat": rep,
-                                                                  "error": run["error"]})
-                    runs.append(run)
+                    if is_ircce:
+                        record_ircce(job, impl, rep, None, [], ircce_by_id, error=run["error"])
+                        ircce_runs.append(run)
+                    else:
+                        for key in job["expect"]:
+                            slot_tests = floor_tests if key[0] == "floor_pingpong" else \
+                                [by_key[key]] if key in by_key else []
+                            for t in slot_tests:
+                                t["results"][impl]["repeats"].append({"repeat": rep,
+                                                                      "error": run["error"]})
+                        runs.append(run)
                     log(f"[{k}/{total}] rep {rep + 1}/{repeat} {job['name']:14s} {impl:8s} "
                         f"skipped: not built")
                     continue
-                cmd = launcher(args, impl, job["ues"]) + [prog] + job["args"]
+                extra = job.get("rcce_opts", []) if impl == "openscc" else []
+                cmd = launcher(args, impl, job["ues"]) + extra + [prog] + job["args"]
                 if args.settle > 0:
                     time.sleep(args.settle)
                 rec = run_cmd(cmd, BUILD / impl, args.timeout)
                 run.update(rec)
-                runs.append(run)
                 lines = parse_lines(rec["stdout"])
                 run["measurements"] = lines
-                got = []
-                for key in job["expect"]:
+                if is_ircce:
+                    ircce_runs.append(run)
+                    got = record_ircce(job, impl, rep, rec, lines, ircce_by_id)
+                else:
+                    runs.append(run)
+                    got = []
+                for key in ([] if is_ircce else job["expect"]):
                     bench, ues, size = key
                     hit = [o for o in lines if o.get("bench") == bench and o.get("ues") == ues
                            and (size is None or o.get("size") == size)]
@@ -663,7 +995,7 @@ def main() -> int:
                         log(f"      stderr: {ln[:200]}")
 
     # medians
-    for t in tests:
+    for t in tests + ircce_tests:
         for impl, r in t["results"].items():
             if r["status"] == "skipped":
                 continue
@@ -677,37 +1009,67 @@ def main() -> int:
                 r["status"] = "failed"
 
     tests_by_id = {t["id"]: t for t in tests}
-    targets = evaluate_targets(tests_by_id, args.ues)
     try:
         host["loadavg_end"] = Path("/proc/loadavg").read_text().split()[:3]
     except OSError:
         pass
     elapsed = time.perf_counter() - t_start
-    doc = {
-        "schema": "openscc-bench-foundation/1",
-        "command": command,
-        "elapsed_s": elapsed,
-        "config": {"repeat": repeat, "quick": args.quick, "time_box_s": args.time_box,
-                   "min_iters": args.min_iters, "ues_large": args.ues,
-                   "timeout_s": args.timeout, "settle_s": args.settle,
-                   "impls": impls, "tests": groups,
-                   "rcce_bin": args.rcce_bin,
-                   "launchers": {i: shlex.join(launcher(args, i, 0)[:-1]) + " N"
-                                 for i in impls if i != "floor"}},
-        "host": host,
-        "builds": builds,
-        "tests": tests,
-        "targets": targets,
-        "runs": runs,
-    }
-    jpath = out_prefix.with_suffix(".json")
-    mpath = out_prefix.with_suffix(".md")
-    jpath.write_text(json.dumps(doc, indent=1) + "\n")
-    write_markdown(mpath, doc)
-    log("")
-    log(mpath.read_text())
-    log(f"wrote {os.path.relpath(jpath, Path.cwd())} and {os.path.relpath(mpath, Path.cwd())} "
-        f"in {elapsed:.0f} s")
+    written = []
+    if fgroups:
+        targets = evaluate_targets(tests_by_id, args.ues)
+        doc = {
+            "schema": "openscc-bench-foundation/1",
+            "command": command,
+            "elapsed_s": elapsed,
+            "config": {"repeat": repeat, "quick": args.quick, "time_box_s": args.time_box,
+                       "min_iters": args.min_iters, "ues_large": args.ues,
+                       "timeout_s": args.timeout, "settle_s": args.settle,
+                       "impls": impls, "tests": fgroups,
+                       "rcce_bin": args.rcce_bin,
+                       "launchers": {i: shlex.join(launcher(args, i, 0)[:-1]) + " N"
+                                     for i in impls if i != "floor"}},
+            "host": host,
+            "builds": builds,
+            "tests": tests,
+            "targets": targets,
+            "runs": runs,
+        }
+        jpath = out_prefix.with_suffix(".json")
+        mpath = out_prefix.with_suffix(".md")
+        jpath.write_text(json.dumps(doc, indent=1) + "\n")
+        write_markdown(mpath, doc)
+        written.append((jpath, mpath))
+    if do_ircce:
+        idoc = {
+            "schema": "openscc-bench-ircce/1",
+            "command": command,
+            "elapsed_s": elapsed,
+            "config": {"repeat": repeat, "quick": args.quick, "time_box_s": args.time_box,
+                       "min_iters": args.min_iters, "timeout_s": args.timeout,
+                       "settle_s": args.settle, "impls": ircce_impls, "tests": ["ircce"],
+                       "rcce_bin": args.rcce_bin, "burst": IRCCE_BURST,
+                       "launchers": {i: shlex.join(launcher(args, i, 0)[:-1]) + " N"
+                                     for i in ircce_impls}},
+            "host": host,
+            "builds": ircce_builds,
+            "sections": IRCCE_SECTIONS,
+            "jobs": [{"name": j["name"], "impls": j["impls"], "rcce_opts": j.get("rcce_opts", []),
+                      "args": j["args"]} for j in ircce_jobs],
+            "tests": ircce_tests,
+            "targets": evaluate_ircce_targets(ircce_by_id),
+            "runs": ircce_runs,
+        }
+        jpath = ircce_prefix.with_suffix(".json")
+        mpath = ircce_prefix.with_suffix(".md")
+        jpath.write_text(json.dumps(idoc, indent=1) + "\n")
+        write_ircce_markdown(mpath, idoc)
+        written.append((jpath, mpath))
+    for jpath, mpath in written:
+        log("")
+        log(mpath.read_text())
+    for jpath, mpath in written:
+        log(f"wrote {os.path.relpath(jpath, Path.cwd())} and {os.path.relpath(mpath, Path.cwd())} "
+            f"in {elapsed:.0f} s")
     return 0
 
 

@@ -179,6 +179,10 @@ int RCCE_recv_test(char *privbuf, t_vcharp combuf, size_t chunk, RCCE_FLAG *read
 int RCCE_send(char *privbuf, size_t size, int dest);
 int RCCE_recv(char *privbuf, size_t size, int source);
 int RCCE_recv_test(char *privbuf, size_t size, int source, int *test);
+/* Copy the first size bytes of the next message from source without
+ * receiving it (seed 000, Ruby on SCC): 0 when copied, 1 when no message
+ * is waiting; a later RCCE_recv reads the same message. */
+int RCCE_peek(char *privbuf, size_t size, int source);
 #endif
 
 #ifndef GORY

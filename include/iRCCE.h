@@ -2,11 +2,10 @@
  * iRCCE.h - OpenSCC's iRCCE 2.0 interface (non-blocking RCCE, RWTH Aachen).
  *
  * Names, types and return codes follow iRCCE 2.0 so programs compile
- * unmodified.  Implemented so far (docs/ircce.md): non-blocking send/receive
- * with test/wait/push/cancel, wait lists, the synchronous variants, request
- * queries, iRCCE_ANY_SOURCE receives and probes, put/get and the gory
- * helpers.  Not yet: iRCCE_ANY_LENGTH, tagged flags, the pipelined protocol
- * and the iRCCE collectives.
+ * unmodified (docs/ircce.md): non-blocking send/receive with
+ * test/wait/push/cancel, wait lists, the pipelined synchronous send/receive,
+ * request queries, iRCCE_ANY_SOURCE and iRCCE_ANY_LENGTH receives, probes,
+ * tagged flags, the collectives, put/get and the gory helpers.
  */
 #ifndef IRCCE_H
 #define IRCCE_H
@@ -30,6 +29,14 @@ extern "C" {
 
 /* Receive from whichever UE sends first (iRCCE_irecv, iRCCE_probe). */
 extern const int iRCCE_ANY_SOURCE;
+#ifndef SINGLEBITFLAGS
+/* Receive a message of whatever size the sender sends (big flags only: the
+ * size travels in the sent flag's line).  iRCCE_get_size tells it. */
+#define _iRCCE_ANY_LENGTH_
+extern const int iRCCE_ANY_LENGTH;
+/* Payload bytes a tagged flag carries beside its 4-byte value. */
+#define iRCCE_MAX_TAGGED_LEN (RCCE_LINE_SIZE - sizeof(int))
+#endif
 
 /* Room for OpenSCC's transfer state inside a request. */
 #define OPENSCC_IRCCE_ENGINE_WORDS 24
@@ -141,6 +148,24 @@ int iRCCE_get_source(iRCCE_RECV_REQUEST *request);
 int iRCCE_get_size(iRCCE_SEND_REQUEST *sreq, iRCCE_RECV_REQUEST *rreq);
 int iRCCE_get_length(void);
 
+#ifndef SINGLEBITFLAGS
+/* Tagged flags (seed 004 section V): a big flag whose line also carries up
+ * to iRCCE_MAX_TAGGED_LEN bytes, written and read together with the value. */
+int iRCCE_flag_alloc_tagged(RCCE_FLAG *flag);
+int iRCCE_flag_write_tagged(RCCE_FLAG *flag, RCCE_FLAG_STATUS val, int ID, void *tag, int len);
+int iRCCE_flag_read_tagged(RCCE_FLAG flag, RCCE_FLAG_STATUS *val, int ID, void *tag, int len);
+int iRCCE_wait_tagged(RCCE_FLAG flag, RCCE_FLAG_STATUS val, void *tag, int len);
+int iRCCE_test_tagged(RCCE_FLAG flag, RCCE_FLAG_STATUS val, int *result, void *tag, int len);
+int iRCCE_get_max_tagged_len(void);
+#endif
+/* Collectives (iRCCE 2.0).  comm NULL in iRCCE_barrier means all UEs.
+ * iRCCE_msend sends one message to every other UE, each of which calls
+ * iRCCE_mrecv naming the sender; iRCCE_mcast is both, called by all UEs. */
+int iRCCE_barrier(RCCE_COMM *comm);
+int iRCCE_bcast(char *buf, size_t size, int root, RCCE_COMM comm);
+int iRCCE_mcast(char *buf, size_t size, int root);
+int iRCCE_msend(char *privbuf, ssize_t size);
+int iRCCE_mrecv(char *privbuf, ssize_t size, int source);
 /* Cancel a request that has not started moving. */
 int iRCCE_isend_cancel(iRCCE_SEND_REQUEST *request, int *test);
 int iRCCE_irecv_cancel(iRCCE_RECV_REQUEST *request, int *test);

@@ -43,6 +43,8 @@ static void init_contents(const struct hw_job_params *p, struct hw_job *job) {
   h->single_copy = p->single_copy;
   h->oversubscribed = p->oversubscribed;
   h->asym_fence = p->asym_fence;
+  h->tagged_flags = p->tagged_flags;
+  h->scheme = p->scheme;
   for (int u = 0; u < p->nue; u++) {
     hw_ue(job, u)->core = p->ue_core[u];
     hw_ue(job, u)->wait.peer = -1;

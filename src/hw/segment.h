@@ -17,7 +17,7 @@
 #include "../chip/chip.h"
 
 #define HW_MAGIC 0x214343536e65704fULL /* "OpenSCC!" */
-#define HW_VERSION 1
+#define HW_VERSION 2
 #define HW_HOST_LINE 64
 #define HW_MAX_UES CHIP_MAX_CORES
 #define HW_SHM_PREFIX "openscc-"
@@ -72,6 +72,9 @@ struct hw_ue {
   int32_t pid;
   struct hw_wait_desc wait;
   struct hw_counters counters;
+  /* Native single-copy transfers (rcce/single_copy.c): how the receiver of
+   * this UE's current outgoing message fared, written by that receiver. */
+  _Atomic uint32_t sc_receiver_status;
 };
 
 struct hw_tas {
@@ -87,6 +90,8 @@ struct hw_config {
 
 enum hw_flag_mode { HW_FLAGS_UNSET = 0, HW_FLAGS_BIG = 1, HW_FLAGS_SINGLEBIT = 2 };
 enum hw_iface { HW_IFACE_UNSET = 0, HW_IFACE_BASIC = 1, HW_IFACE_GORY = 2 };
+/* Communication scheme of the basic interface (seed 004 section IV). */
+enum hw_scheme { HW_SCHEME_LPRG = 0, HW_SCHEME_RPLG = 1 };
 
 struct hw_header {
   uint64_t magic;
@@ -100,6 +105,8 @@ struct hw_header {
   int32_t single_copy;  /* large messages copied once (native mode) */
   int32_t oversubscribed; /* more UEs than host CPUs */
   int32_t asym_fence;     /* writers skip the fence; sleepers use membarrier (wait.h) */
+  int32_t tagged_flags;   /* short messages ride in the sent flag's line (seed 004 section V) */
+  int32_t scheme;         /* enum hw_scheme */
   uint64_t ue_off, config_off, tas_off, mpb_off, shared_off, shared_bytes, total_bytes;
   _Atomic int32_t flag_mode;  /* set by the first UE to initialise */
   _Atomic int32_t iface;
@@ -119,6 +126,8 @@ struct hw_job_params {
   int single_copy;
   int oversubscribed;
   int asym_fence;
+  int tagged_flags;
+  int scheme;
 };
 
 /* A mapping of a job segment in this process. */

@@ -13,7 +13,7 @@ static int scan_from, binding;
 static int waiting_from(int src) {
   if (src == rcce_g.ue || rcce_g.recv_queue[src]) return 0;
   struct rcce_link l = rcce_basic_recv_link(src);
-  return rcce_iflag_read(l.sent, rcce_g.ue) == rcce_link_next_value(&l);
+  return rcce_link_waiting(&l);
 }
 
 static int find_waiting_source(void) {
@@ -50,6 +50,12 @@ void ircce_any_source_post(iRCCE_RECV_REQUEST *r) {
   unbound_tail = r;
   rcce_g.extra_waiting++;
   bind_unbound();
+}
+
+int ircce_any_source_posted(const iRCCE_RECV_REQUEST *r) {
+  for (const iRCCE_RECV_REQUEST *p = unbound_head; p; p = p->next)
+    if (p == r) return 1;
+  return 0;
 }
 
 int ircce_any_source_cancel(iRCCE_RECV_REQUEST *r) {

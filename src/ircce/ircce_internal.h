@@ -27,6 +27,7 @@ static inline struct ircce_engine *ircce_recv_engine(iRCCE_RECV_REQUEST *r) {
 /* Any-source receives (any_source.c). */
 void ircce_any_source_post(iRCCE_RECV_REQUEST *r);
 int ircce_any_source_cancel(iRCCE_RECV_REQUEST *r);
+int ircce_any_source_posted(const iRCCE_RECV_REQUEST *r); /* 1 while it waits unbound */
 /* Bind the receive to src and queue it; 1 when already complete. */
 int ircce_recv_bind(iRCCE_RECV_REQUEST *r, int src);
 

@@ -3,30 +3,41 @@
  * calls share the sequence numbers and queues of every pair: messages stay in
  * order whichever API sent them, and a blocking call made while requests are
  * pending queues behind them. */
+#include <limits.h>
+
 #include "ircce_internal.h"
 
-static size_t last_recv_length;
+const int iRCCE_ANY_LENGTH = INT_MIN;
 
 int iRCCE_init(void) { return iRCCE_SUCCESS; }
 
-static int check_start(int peer, ssize_t size, const char *where) {
-  int rc = peer == iRCCE_ANY_SOURCE && rcce_g.nue > 1 ? RCCE_SUCCESS : rcce_check_basic_peer(peer, where);
-  if (rc == RCCE_SUCCESS && size < 0)
-    rc = rcce_error(RCCE_DEBUG_COMM, RCCE_ERROR_MESSAGE_LENGTH, where, "size %zd (iRCCE_ANY_LENGTH is not supported yet)",
-                    size);
-  return rc;
+/* A receive may take iRCCE_ANY_LENGTH (big flags: the size travels in the
+ * sent flag's line, rcce/link.c). */
+static int check_start(int peer, ssize_t size, int receiving, const char *where) {
+  int rc = peer == iRCCE_ANY_SOURCE && receiving && rcce_g.nue > 1 ? RCCE_SUCCESS : rcce_check_basic_peer(peer, where);
+  if (rc != RCCE_SUCCESS || size >= 0) return rc;
+  if (size != iRCCE_ANY_LENGTH || !receiving)
+    return rcce_error(RCCE_DEBUG_COMM, RCCE_ERROR_MESSAGE_LENGTH, where, "size %zd", size);
+  if (rcce_g.flag_mode != HW_FLAGS_BIG)
+    return rcce_error(RCCE_DEBUG_COMM, RCCE_ERROR_MESSAGE_LENGTH, where,
+                      "iRCCE_ANY_LENGTH needs big flags (the program is built with -DSINGLEBITFLAGS)");
+  return RCCE_SUCCESS;
 }
+
+static size_t internal_size(ssize_t size) { return size == iRCCE_ANY_LENGTH ? RCCE_ANY_LENGTH_INTERNAL : (size_t)size; }
 
 /* A request may be started again once it finished or was cancelled, not
  * while it still waits in a queue (that would corrupt the queue). */
-static int check_reusable(struct ircce_engine *e, const char *where) {
-  int pending = e->magic == IRCCE_STARTED && (!e->bound || e->xfer.queued);
+static int check_reusable(struct ircce_engine *e, int pending_unbound, const char *where) {
+  /* Programs start requests in uninitialised memory, so only the queues
+   * themselves can say whether this one is in them. */
+  int pending = pending_unbound || rcce_xfer_is_queued(&e->xfer);
   return pending ? rcce_error(RCCE_DEBUG_COMM, iRCCE_ERROR, where, "the request is still pending") : RCCE_SUCCESS;
 }
 
 int iRCCE_isend(char *privbuf, ssize_t size, int dest, iRCCE_SEND_REQUEST *request) {
-  int rc = check_start(dest, size, "iRCCE_isend");
-  if (rc == RCCE_SUCCESS && request) rc = check_reusable(ircce_send_engine(request), "iRCCE_isend");
+  int rc = check_start(dest, size, 0, "iRCCE_isend");
+  if (rc == RCCE_SUCCESS && request) rc = check_reusable(ircce_send_engine(request), 0, "iRCCE_isend");
   if (rc != RCCE_SUCCESS) return rc;
   if (!request) return RCCE_send(privbuf, (size_t)size, dest); /* no handle: complete it now */
   request->privbuf = privbuf;
@@ -40,7 +51,7 @@ int iRCCE_isend(char *privbuf, ssize_t size, int dest, iRCCE_SEND_REQUEST *reque
   struct rcce_link l = rcce_basic_send_link(dest);
   e->magic = IRCCE_STARTED;
   e->bound = 1;
-  rcce_xfer_start(&e->xfer, privbuf, (size_t)size, (unsigned char *)RCCE_buff_ptr, RCCE_chunk, &l, dest, 1);
+  rcce_xfer_start(&e->xfer, privbuf, (size_t)size, rcce_basic_buff_off(), RCCE_chunk, &l, dest, 1, 0);
   request->finished = rcce_xfer_submit(&e->xfer);
   return request->finished ? iRCCE_SUCCESS : iRCCE_PENDING;
 }
@@ -52,23 +63,21 @@ int ircce_recv_bind(iRCCE_RECV_REQUEST *request, int source) {
   request->combuf = RCCE_comm_buffer[source] + rcce_basic_buff_off();
   request->started = 1;
   e->bound = 1;
-  rcce_xfer_start(&e->xfer, request->privbuf, request->size, (unsigned char *)request->combuf, RCCE_chunk, &l,
-                  source, 0);
-  request->finished = rcce_xfer_submit(&e->xfer);
-  if (request->finished) last_recv_length = request->size;
-  return request->finished;
+  rcce_xfer_start(&e->xfer, request->privbuf, request->size, rcce_basic_buff_off(), RCCE_chunk, &l, source, 0, 0);
+  rcce_xfer_submit(&e->xfer);
+  return ircce_recv_finished(request, "iRCCE_irecv") == 1;
 }
 
 int iRCCE_irecv(char *privbuf, ssize_t size, int source, iRCCE_RECV_REQUEST *request) {
   int any = source == iRCCE_ANY_SOURCE;
-  int rc = check_start(source, size, "iRCCE_irecv");
-  if (rc == RCCE_SUCCESS && request) rc = check_reusable(ircce_recv_engine(request), "iRCCE_irecv");
+  int rc = check_start(source, size, 1, "iRCCE_irecv");
+  if (rc == RCCE_SUCCESS && request) rc = check_reusable(ircce_recv_engine(request), ircce_any_source_posted(request), "iRCCE_irecv");
   if (rc != RCCE_SUCCESS) return rc;
   iRCCE_RECV_REQUEST local;
   iRCCE_RECV_REQUEST *r = request ? request : &local; /* no handle: complete it now */
   r->privbuf = privbuf;
   r->chunk = RCCE_chunk;
-  r->size = (size_t)size;
+  r->size = internal_size(size);
   r->sync = 1;
   r->started = 0;
   r->finished = 0;
@@ -84,6 +93,7 @@ int iRCCE_irecv(char *privbuf, ssize_t size, int source, iRCCE_RECV_REQUEST *req
     ircce_recv_bind(r, source);
   }
   if (!request) return iRCCE_irecv_wait(r);
+  if (r->finished && e->xfer.error) return e->xfer.error;
   return r->finished ? iRCCE_SUCCESS : iRCCE_PENDING;
 }
 
@@ -108,7 +118,7 @@ int ircce_send_finished(iRCCE_SEND_REQUEST *r, const char *where) {
 
 int ircce_recv_finished(iRCCE_RECV_REQUEST *r, const char *where) {
   int f = finished(ircce_recv_engine(r), &r->finished, where);
-  if (f == 1) last_recv_length = r->size;
+  if (f == 1) r->size = ircce_recv_engine(r)->xfer.size; /* an iRCCE_ANY_LENGTH receive learnt it */
   return f;
 }
 
@@ -143,6 +153,7 @@ int iRCCE_irecv_test(iRCCE_RECV_REQUEST *request, int *test) {
   int f = request ? ircce_recv_finished(request, "iRCCE_irecv_test") : !any_recv_queued();
   if (f < 0) return iRCCE_ERROR;
   if (test) *test = f;
+  if (f && request && ircce_recv_engine(request)->xfer.error) return ircce_recv_engine(request)->xfer.error;
   return f ? iRCCE_SUCCESS : iRCCE_PENDING;
 }
 
@@ -167,9 +178,8 @@ int iRCCE_irecv_wait(iRCCE_RECV_REQUEST *request) {
   struct ircce_engine *e = ircce_recv_engine(request);
   while (!e->bound) rcce_xfer_idle(); /* an any-source receive waits for a sender first */
   rcce_xfer_wait(&e->xfer);
-  request->finished = 1;
-  last_recv_length = request->size;
-  return iRCCE_SUCCESS;
+  ircce_recv_finished(request, "iRCCE_irecv_wait");
+  return e->xfer.error ? e->xfer.error : iRCCE_SUCCESS;
 }
 
 /* Cancel: only a request still waiting behind others can go (the head of a
@@ -203,22 +213,28 @@ int iRCCE_irecv_cancel(iRCCE_RECV_REQUEST *request, int *test) {
   return cancel(e, test, "iRCCE_irecv_cancel");
 }
 
+/* The blocking pair: the sender asks for the pipelined protocol (iRCCE's
+ * two sub-chunks); the receiver follows what the first step says. */
 int iRCCE_ssend(char *privbuf, ssize_t size, int dest) {
-  int rc = check_start(dest, size, "iRCCE_ssend");
-  return rc != RCCE_SUCCESS ? rc : RCCE_send(privbuf, (size_t)size, dest);
+  int rc = check_start(dest, size, 0, "iRCCE_ssend");
+  if (rc != RCCE_SUCCESS) return rc;
+  struct rcce_link l = rcce_basic_send_link(dest);
+  return rcce_send_general(privbuf, rcce_basic_buff_off(), RCCE_chunk, &l, (size_t)size, dest, 1);
 }
 
-int iRCCE_srecv(char *privbuf, ssize_t size, int source) {
-  int rc = check_start(source, size, "iRCCE_srecv");
+static int srecv(char *privbuf, ssize_t size, int source, int *test, const char *where) {
+  int rc = check_start(source, size, 1, where);
   if (rc != RCCE_SUCCESS) return rc;
-  rc = RCCE_recv(privbuf, (size_t)size, source);
-  last_recv_length = (size_t)size;
-  return rc;
+  if (source == iRCCE_ANY_SOURCE) return rcce_error(RCCE_DEBUG_COMM, RCCE_ERROR_ID, where, "use iRCCE_irecv for iRCCE_ANY_SOURCE");
+  struct rcce_link l = rcce_basic_recv_link(source);
+  return rcce_recv_general(privbuf, rcce_basic_buff_off(), RCCE_chunk, &l, internal_size(size), source, test, NULL);
 }
+
+int iRCCE_srecv(char *privbuf, ssize_t size, int source) { return srecv(privbuf, size, source, NULL, "iRCCE_srecv"); }
 
 int iRCCE_srecv_test(char *privbuf, ssize_t size, int source, int *test) {
-  int rc = check_start(source, size, "iRCCE_srecv_test");
-  return rc != RCCE_SUCCESS ? rc : RCCE_recv_test(privbuf, (size_t)size, source, test);
+  if (!test) return rcce_error(RCCE_DEBUG_COMM, RCCE_ERROR_TARGET, "iRCCE_srecv_test", "NULL test pointer");
+  return srecv(privbuf, size, source, test, "iRCCE_srecv_test");
 }
 
 int iRCCE_get_dest(iRCCE_SEND_REQUEST *request) { return request ? request->dest : iRCCE_ERROR; }
@@ -230,4 +246,4 @@ int iRCCE_get_size(iRCCE_SEND_REQUEST *sreq, iRCCE_RECV_REQUEST *rreq) {
   return iRCCE_ERROR;
 }
 
-int iRCCE_get_length(void) { return (int)last_recv_length; }
+int iRCCE_get_length(void) { return (int)rcce_g.last_recv_size; }

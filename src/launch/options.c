@@ -23,6 +23,8 @@ static const char usage[] =
     "  --shm-size BYTES       off-chip shared memory for RCCE_shmalloc (default 256M; K/M/G suffixes)\n"
     "  --debug                print RCCE errors as they are returned\n"
     "  --no-single-copy       move large messages in MPB chunks only\n"
+    "  --flags normal|tagged  tagged: messages up to 28 bytes travel inside the sent flag (big flags)\n"
+    "  --scheme lprg|rplg     local-put/remote-get (default, RCCE's) or remote-put/local-get\n"
     "  -h, --help             this text\n";
 
 static int fail(const char *fmt, const char *arg) {
@@ -157,6 +159,17 @@ int launch_parse(int argc, char **argv, struct launch_options *o) {
     }
     if (!strcmp(a, "--no-single-copy")) {
       o->job.single_copy = 0;
+      continue;
+    }
+    if (!strcmp(a, "--flags") || !strcmp(a, "--scheme")) {
+      if (!next) return fail("option '%s' needs a value", a);
+      i++;
+      if (!strcmp(a, "--flags") && (!strcmp(next, "tagged") || !strcmp(next, "normal")))
+        o->job.tagged_flags = !strcmp(next, "tagged");
+      else if (!strcmp(a, "--scheme") && (!strcmp(next, "lprg") || !strcmp(next, "rplg")))
+        o->job.scheme = !strcmp(next, "rplg") ? HW_SCHEME_RPLG : HW_SCHEME_LPRG;
+      else if (!strcmp(a, "--flags")) return fail("--flags takes normal or tagged, got '%s'", next);
+      else return fail("--scheme takes lprg or rplg, got '%s'", next);
       continue;
     }
     int known = !strcmp(a, "-nue") || !strcmp(a, "--nue") || !strcmp(a, "--cores") || !strcmp(a, "-f") ||

@@ -13,13 +13,12 @@ int rcce_check_basic_peer(int peer, const char *where) {
   return rc;
 }
 
-
 int RCCE_send(char *privbuf, size_t size, int dest) {
   int rc = rcce_check_basic_peer(dest, "RCCE_send");
   if (rc != RCCE_SUCCESS) return rc;
   if (!privbuf && size) return rcce_error(RCCE_DEBUG_COMM, RCCE_ERROR_SOURCE, "RCCE_send", "NULL buffer");
   struct rcce_link l = rcce_basic_send_link(dest);
-  return rcce_send_general(privbuf, rcce_basic_buff_off(), RCCE_chunk, &l, size, dest);
+  return rcce_send_general(privbuf, rcce_basic_buff_off(), RCCE_chunk, &l, size, dest, 0);
 }
 
 int RCCE_recv(char *privbuf, size_t size, int source) {
@@ -27,7 +26,7 @@ int RCCE_recv(char *privbuf, size_t size, int source) {
   if (rc != RCCE_SUCCESS) return rc;
   if (!privbuf && size) return rcce_error(RCCE_DEBUG_COMM, RCCE_ERROR_TARGET, "RCCE_recv", "NULL buffer");
   struct rcce_link l = rcce_basic_recv_link(source);
-  return rcce_recv_general(privbuf, rcce_basic_buff_off(), RCCE_chunk, &l, size, source, NULL);
+  return rcce_recv_general(privbuf, rcce_basic_buff_off(), RCCE_chunk, &l, size, source, NULL, NULL);
 }
 
 int RCCE_recv_test(char *privbuf, size_t size, int source, int *test) {
@@ -36,7 +35,14 @@ int RCCE_recv_test(char *privbuf, size_t size, int source, int *test) {
   if ((!privbuf && size) || !test)
     return rcce_error(RCCE_DEBUG_COMM, RCCE_ERROR_TARGET, "RCCE_recv_test", "NULL buffer or test pointer");
   struct rcce_link l = rcce_basic_recv_link(source);
-  return rcce_recv_general(privbuf, rcce_basic_buff_off(), RCCE_chunk, &l, size, source, test);
+  return rcce_recv_general(privbuf, rcce_basic_buff_off(), RCCE_chunk, &l, size, source, test, NULL);
+}
+
+int RCCE_peek(char *privbuf, size_t size, int source) {
+  int rc = rcce_check_basic_peer(source, "RCCE_peek");
+  if (rc != RCCE_SUCCESS) return rc;
+  if (!privbuf && size) return rcce_error(RCCE_DEBUG_COMM, RCCE_ERROR_TARGET, "RCCE_peek", "NULL buffer");
+  return rcce_peek_general(privbuf, size, source);
 }
 
 /* --- gory interface ---------------------------------------------------- */
@@ -87,37 +93,37 @@ int RCCE_recv_test_gory_singlebit(char *privbuf, t_vcharp combuf, size_t chunk, 
 int RCCE_send_gory(char *privbuf, t_vcharp combuf, size_t chunk, RCCE_FLAG *ready, RCCE_FLAG *sent, size_t size,
                    int dest) {
   GORY_PROLOGUE("RCCE_send", dest, from_big_ptr);
-  return rcce_send_general(privbuf, g.comb_off, chunk, &g.link, size, dest);
+  return rcce_send_general(privbuf, g.comb_off, chunk, &g.link, size, dest, 0);
 }
 
 int RCCE_recv_gory(char *privbuf, t_vcharp combuf, size_t chunk, RCCE_FLAG *ready, RCCE_FLAG *sent, size_t size,
                    int source) {
   GORY_PROLOGUE("RCCE_recv", source, from_big_ptr);
-  return rcce_recv_general(privbuf, g.comb_off, chunk, &g.link, size, source, NULL);
+  return rcce_recv_general(privbuf, g.comb_off, chunk, &g.link, size, source, NULL, NULL);
 }
 
 int RCCE_recv_test_gory(char *privbuf, t_vcharp combuf, size_t chunk, RCCE_FLAG *ready, RCCE_FLAG *sent,
                         size_t size, int source, int *test) {
   GORY_PROLOGUE("RCCE_recv_test", source, from_big_ptr);
   if (!test) return rcce_error(RCCE_DEBUG_COMM, RCCE_ERROR_TARGET, "RCCE_recv_test", "NULL test pointer");
-  return rcce_recv_general(privbuf, g.comb_off, chunk, &g.link, size, source, test);
+  return rcce_recv_general(privbuf, g.comb_off, chunk, &g.link, size, source, test, NULL);
 }
 
 int RCCE_send_gory_singlebit(char *privbuf, t_vcharp combuf, size_t chunk, rcce_sbflag *ready, rcce_sbflag *sent,
                              size_t size, int dest) {
   GORY_PROLOGUE("RCCE_send", dest, rcce_iflag_from_sb);
-  return rcce_send_general(privbuf, g.comb_off, chunk, &g.link, size, dest);
+  return rcce_send_general(privbuf, g.comb_off, chunk, &g.link, size, dest, 0);
 }
 
 int RCCE_recv_gory_singlebit(char *privbuf, t_vcharp combuf, size_t chunk, rcce_sbflag *ready, rcce_sbflag *sent,
                              size_t size, int source) {
   GORY_PROLOGUE("RCCE_recv", source, rcce_iflag_from_sb);
-  return rcce_recv_general(privbuf, g.comb_off, chunk, &g.link, size, source, NULL);
+  return rcce_recv_general(privbuf, g.comb_off, chunk, &g.link, size, source, NULL, NULL);
 }
 
 int RCCE_recv_test_gory_singlebit(char *privbuf, t_vcharp combuf, size_t chunk, rcce_sbflag *ready,
                                   rcce_sbflag *sent, size_t size, int source, int *test) {
   GORY_PROLOGUE("RCCE_recv_test", source, rcce_iflag_from_sb);
   if (!test) return rcce_error(RCCE_DEBUG_COMM, RCCE_ERROR_TARGET, "RCCE_recv_test", "NULL test pointer");
-  return rcce_recv_general(privbuf, g.comb_off, chunk, &g.link, size, source, test);
+  return rcce_recv_general(privbuf, g.comb_off, chunk, &g.link, size, source, test, NULL);
 }

@@ -52,6 +52,10 @@ static int check(const RCCE_COMM *comm, int root, const char *where) {
   if (root < 0 || root >= comm->size)
     return rcce_error(RCCE_DEBUG_COMM, RCCE_ERROR_ID, where, "root %d is not a rank of a %d-UE communicator", root,
                       comm->size);
+  if (rcce_xfer_buffer_busy())
+    return rcce_error(RCCE_DEBUG_COMM, RCCE_ERROR_DATA_OVERLAP, where,
+                      "a non-blocking request still moves data through UE %d's send buffer; wait for it first",
+                      rcce_g.ue);
   return RCCE_SUCCESS;
 }
 

@@ -112,6 +112,12 @@ static int init_common(int flag_mode, int gory) {
   agree(&h->iface, gory ? HW_IFACE_GORY : HW_IFACE_BASIC, "interface (-DGORY)");
   rcce_g.flag_mode = flag_mode;
   rcce_g.gory = gory;
+  if (h->tagged_flags && flag_mode != HW_FLAGS_BIG)
+    die("%s", "tagged flags (rccerun --flags tagged) need big flags; the program is built with -DSINGLEBITFLAGS");
+  /* The options shape the basic interface's protocol; gory programs bring their own. */
+  rcce_g.tagged = h->tagged_flags && !gory;
+  rcce_g.rplg = h->scheme == HW_SCHEME_RPLG && !gory;
+  rcce_g.landing_owner = -1;
   rcce_g.nue = (int)h->nue;
   rcce_g.core = hw_ue(&rcce_g.job, rcce_g.ue)->core;
   rcce_g.line = (uint32_t)h->chip.line_bytes;

@@ -1,15 +1,76 @@
-/* Link steps of the transfer protocol (rcce_internal.h, struct rcce_link). */
+/*
+ * Link steps of the transfer protocol (rcce_internal.h, struct rcce_link).
+ *
+ * Basic-interface big sent flag, one 32-byte line written by the sender only:
+ *   word 0   bits 0-23: step sequence number; bits 24-31: tagged length
+ *   tagged   bytes 4-31: the whole message (at most RCCE_TAG_BYTES)
+ *   else     bytes 4-11: message size, 12-15: mode (RCCE_MSG_*),
+ *            16-23: the message's address in the sender (RCCE_peek)
+ * The rest of the line is written before word 0 (release), so a receiver
+ * that sees the step sees its header: the size travels with the signal as
+ * with iRCCE's tagged flags (seed 004 section V), which is what
+ * iRCCE_ANY_LENGTH, RCCE_peek and size checks need.  Single-bit flags carry
+ * no header.
+ */
+#include <string.h>
+
 #include "rcce_internal.h"
 
-/* The value a flag holds after step k: the number itself in a big flag, its
- * parity in a single bit (the protocol never lets two steps overlap). */
-static int seq_value(const struct rcce_link *l, uint32_t k) { return l->sent.bit < 0 ? (int)k : (int)(k & 1); }
+#define SEQ_HALF 0x00800000u
+#define TAG_SHIFT 24
 
-int rcce_link_announce(struct rcce_link *l, int dest) {
-  int v = l->seq ? seq_value(l, ++*l->seq) : RCCE_FLAG_SET;
-  rcce_iflag_write(l->sent, v, dest);
-  return v;
+struct sent_header {
+  uint32_t word, size_lo, size_hi, mode;
+  uint64_t sender_addr;
+};
+_Static_assert(sizeof(struct sent_header) <= RCCE_LINE_SIZE, "header must fit a flag line");
+
+/* The value a flag holds after step k: the number itself in a big flag, its
+ * parity in a single bit (the protocol never lets two steps overlap there). */
+static int seq_value(const struct rcce_link *l, uint32_t k) { return l->sent.bit < 0 ? (int)(k & RCCE_SEQ_MASK) : (int)(k & 1); }
+
+static unsigned char *sent_line(const struct rcce_link *l, int ue) { return rcce_mpb_of(ue) + l->sent.off; }
+
+int rcce_link_reached(const struct rcce_link *l, struct rcce_iflag f, int v) {
+  int now = rcce_iflag_read(f, rcce_g.ue);
+  if (!l->seq || f.bit >= 0) return now == v;
+  /* Sequence numbers only grow: "reached" is modular >=, so a pipelined
+   * sender one step ahead (iRCCE_ssend) is seen as well. */
+  return (((uint32_t)now - (uint32_t)v) & RCCE_SEQ_MASK) < SEQ_HALF;
 }
+
+int rcce_link_announce(struct rcce_link *l, int dest, const struct rcce_msg_info *m, const void *tag) {
+  int v = l->seq ? seq_value(l, ++*l->seq) : RCCE_FLAG_SET;
+  if (rcce_link_has_header(l) && m) {
+    unsigned char *line = sent_line(l, dest);
+    if (tag) {
+      memcpy(line + 4, tag, m->size);
+      v |= (int)(m->size << TAG_SHIFT);
+    } else {
+      struct sent_header *h = (struct sent_header *)line;
+      h->size_lo = (uint32_t)m->size;
+      h->size_hi = (uint32_t)((uint64_t)m->size >> 32);
+      h->mode = m->mode;
+      h->sender_addr = m->sender_addr;
+    }
+  }
+  rcce_iflag_write(l->sent, v, dest);
+  return v & (int)RCCE_SEQ_MASK;
+}
+
+void rcce_link_header(const struct rcce_link *l, struct rcce_msg_info *m) {
+  const struct sent_header *h = (const struct sent_header *)sent_line(l, rcce_g.ue);
+  uint32_t tag = (uint32_t)rcce_iflag_read(l->sent, rcce_g.ue) >> TAG_SHIFT;
+  memset(m, 0, sizeof *m);
+  m->tagged = tag != 0;
+  m->size = tag ? tag : (size_t)h->size_lo | (size_t)((uint64_t)h->size_hi << 32);
+  if (!tag) {
+    m->mode = h->mode;
+    m->sender_addr = h->sender_addr;
+  }
+}
+
+void rcce_link_tag_copy(const struct rcce_link *l, void *dst, size_t n) { memcpy(dst, sent_line(l, rcce_g.ue) + 4, n); }
 
 int rcce_link_next_value(const struct rcce_link *l) { return l->seq ? seq_value(l, *l->seq + 1) : RCCE_FLAG_SET; }
 
@@ -19,31 +80,51 @@ static void consume(struct rcce_iflag f, const struct rcce_link *l) {
 }
 
 int rcce_link_acked(struct rcce_link *l, int ack_value) {
-  if (rcce_iflag_read(l->ready, rcce_g.ue) != ack_value) return 0;
+  if (!rcce_link_reached(l, l->ready, ack_value)) return 0;
   consume(l->ready, l);
   return 1;
 }
 
-int rcce_link_arrived(struct rcce_link *l) {
-  if (rcce_iflag_read(l->sent, rcce_g.ue) != rcce_link_next_value(l)) return 0;
+int rcce_link_waiting(const struct rcce_link *l) { return rcce_link_reached(l, l->sent, rcce_link_next_value(l)); }
+
+void rcce_link_recv_take(struct rcce_link *l) {
   if (l->seq) ++*l->seq;
   consume(l->sent, l);
+}
+
+int rcce_link_arrived(struct rcce_link *l) {
+  if (!rcce_link_waiting(l)) return 0;
+  rcce_link_recv_take(l);
   return 1;
 }
 
-void rcce_link_send_step(struct rcce_link *l, int dest) {
+struct reach_arg {
+  const struct rcce_link *l;
+  struct rcce_iflag f;
+  int v;
+};
+
+static int reach_cond(void *p) {
+  const struct reach_arg *a = p;
+  return rcce_link_reached(a->l, a->f, a->v);
+}
+
+static void wait_reached(const struct rcce_link *l, struct rcce_iflag f, int v, const struct hw_wait_desc *why) {
+  struct reach_arg a = {l, f, v};
+  if (reach_cond(&a)) return; /* usually already there when the peer is fast */
+  hw_wait_cond(&rcce_g.job, rcce_g.ue, reach_cond, &a, why);
+}
+
+void rcce_link_send_step(struct rcce_link *l, int dest, const struct rcce_msg_info *m, const void *tag) {
   struct hw_wait_desc why = {.kind = HW_WAIT_SEND, .peer = dest};
-  int v = rcce_link_announce(l, dest);
-  rcce_iflag_wait(l->ready, v, &why);
+  int v = rcce_link_announce(l, dest, m, tag);
+  wait_reached(l, l->ready, v, &why);
   consume(l->ready, l);
 }
 
 void rcce_link_recv_wait(struct rcce_link *l, int src) {
   struct hw_wait_desc why = {.kind = HW_WAIT_RECV, .peer = src};
-  int v = rcce_link_next_value(l);
-  if (l->seq) ++*l->seq;
-  rcce_iflag_wait(l->sent, v, &why);
-  consume(l->sent, l);
+  wait_reached(l, l->sent, rcce_link_next_value(l), &why);
 }
 
 void rcce_link_recv_ack(struct rcce_link *l, int src) {

@@ -60,6 +60,10 @@ struct rcce_state {
   int debug_mask;
   int comm_count;
   int flag_reads_unchanged; /* user polling with RCCE_flag_read: yield when long */
+  int tagged;      /* job option --flags tagged, with big flags */
+  int rplg;        /* job option --scheme rplg: senders put into the receiver's buffer */
+  int landing_owner; /* RPLG: the UE allowed to put into my buffer, or -1 */
+  size_t last_recv_size; /* iRCCE_get_length */
 };
 
 extern struct rcce_state rcce_g;
@@ -97,21 +101,50 @@ int rcce_iflag_from_sb(const rcce_sbflag *f, struct rcce_iflag *out);
  * seq != NULL (basic interface) the flags carry step sequence numbers and
  * are never reset, so each flag line is written by one side only; with
  * seq == NULL (gory interface) the caller's flags follow RCCE's SET/UNSET
- * protocol. */
+ * protocol.  A basic-interface big sent flag also carries the message header
+ * (or, tagged, the whole short message) in the rest of its line, link.c. */
 struct rcce_link {
   struct rcce_iflag ready, sent;
   uint32_t *seq; /* my step counter for this peer and direction */
 };
 
+/* What the first step of a message tells the receiver. */
+enum {
+  RCCE_MSG_SINGLE_COPY = 1, /* single_copy.c moves the data */
+  RCCE_MSG_PIPELINED = 2,   /* chunks alternate between the buffer's halves */
+};
+struct rcce_msg_info {
+  size_t size;
+  uint32_t mode;             /* RCCE_MSG_* */
+  int tagged;                /* the data is in the sent flag's line */
+  uint64_t sender_addr;      /* the message in the sender's private memory */
+};
+/* Step numbers in a big sent/ready flag (link.c). */
+#define RCCE_SEQ_MASK 0x00ffffffu
+/* Tagged flag payload beside the 4-byte value (seed 004 section V). */
+#define RCCE_TAG_BYTES (RCCE_LINE_SIZE - 4)
+
+/* Whether the link's sent flag carries headers and tags (big flags, basic interface). */
+static inline int rcce_link_has_header(const struct rcce_link *l) { return l->seq && l->sent.bit < 0; }
+
 /* Link steps (link.c).  Blocking: */
-void rcce_link_send_step(struct rcce_link *l, int dest); /* announce, wait for the acknowledgement */
-void rcce_link_recv_wait(struct rcce_link *l, int src);  /* wait for and take the next step */
-void rcce_link_recv_ack(struct rcce_link *l, int src);   /* acknowledge it */
+/* Announce a step (with header m, and tag: a tagged message), wait for the acknowledgement. */
+void rcce_link_send_step(struct rcce_link *l, int dest, const struct rcce_msg_info *m, const void *tag);
+void rcce_link_recv_wait(struct rcce_link *l, int src); /* wait for the next step (not consumed) */
+void rcce_link_recv_take(struct rcce_link *l);          /* consume the step waited for */
+void rcce_link_recv_ack(struct rcce_link *l, int src);  /* acknowledge it */
 /* Non-blocking: */
-int rcce_link_announce(struct rcce_link *l, int dest);   /* returns the `ready` value to expect */
+int rcce_link_announce(struct rcce_link *l, int dest, const struct rcce_msg_info *m, const void *tag);
 int rcce_link_acked(struct rcce_link *l, int ack_value); /* 1 (and consumed) when acknowledged */
 int rcce_link_next_value(const struct rcce_link *l);     /* `sent` value of the next step */
+int rcce_link_waiting(const struct rcce_link *l);        /* 1 when the next step is there */
 int rcce_link_arrived(struct rcce_link *l);              /* 1 (and consumed) when the step is there */
+/* Whether my copy of flag f has reached value v of link l's protocol. */
+int rcce_link_reached(const struct rcce_link *l, struct rcce_iflag f, int v);
+/* The header of the waiting first step (links with headers only). */
+void rcce_link_header(const struct rcce_link *l, struct rcce_msg_info *m);
+/* Copy a tagged message's data out of my copy of the sent flag's line. */
+void rcce_link_tag_copy(const struct rcce_link *l, void *dst, size_t n);
 
 /* One message in flight, as a resumable state machine (xfer.c): what
  * non-blocking requests are made of.  Each UE has one send buffer, so its
@@ -120,16 +153,26 @@ int rcce_link_arrived(struct rcce_link *l);              /* 1 (and consumed) whe
 struct rcce_xfer {
   char *priv;
   size_t size, done, chunk, pending;
-  unsigned char *combuf; /* the sender's comm buffer, in the sender's MPB */
+  unsigned char *combuf; /* where chunks travel: the sender's (LPRG) or the receiver's (RPLG) buffer */
+  uint32_t comb_off;     /* its offset in an MPB */
   struct rcce_link link;
-  int peer, sending, step, sc_step, queued;
-  struct rcce_iflag wait_flag; /* when stuck: my copy of this flag must reach wait_value */
+  struct rcce_msg_info msg;
+  int peer, sending, step, sc_step, queued, any_length, error;
+  uint32_t sc_status;            /* single_copy.c: how my half of the copy went */
+  uint32_t acked;                /* pipelined sender: chunks acknowledged */
+  int first_value;               /* pipelined sender: the first chunk's step value */
+  struct rcce_iflag wait_flag;   /* when stuck: my copy of this flag must reach wait_value */
   int wait_value;
+  int wait_landing;              /* when stuck: waiting for my landing buffer (RPLG) */
   struct rcce_xfer *next;
 };
 
-void rcce_xfer_start(struct rcce_xfer *x, char *priv, size_t size, unsigned char *combuf, size_t chunk,
-                     const struct rcce_link *l, int peer, int sending);
+/* Start a transfer; size RCCE_ANY_LENGTH_INTERNAL: a receive of any size
+ * (into a buffer the caller made large enough).  pipelined: the sender asks
+ * for the two-half protocol (iRCCE_ssend). */
+#define RCCE_ANY_LENGTH_INTERNAL ((size_t)-1)
+void rcce_xfer_start(struct rcce_xfer *x, char *priv, size_t size, uint32_t comb_off, size_t chunk,
+                     const struct rcce_link *l, int peer, int sending, int pipelined);
 int rcce_xfer_done(const struct rcce_xfer *x);
 /* Queue a started transfer and move the queues; 1 when it is already complete. */
 int rcce_xfer_submit(struct rcce_xfer *x);
@@ -140,6 +183,10 @@ void rcce_xfer_wait(struct rcce_xfer *x);
 /* Block until no outgoing transfer / no transfer from src is queued. */
 void rcce_xfer_drain_sends(void);
 void rcce_xfer_drain_recvs(int src);
+/* Whether a transfer under way uses my comm buffer (the collectives need it). */
+int rcce_xfer_buffer_busy(void);
+/* Whether x is in one of the queues (found by address, not by its contents). */
+int rcce_xfer_is_queued(const struct rcce_xfer *x);
 /* Remove a queued transfer that has not started; 1 when removed. */
 int rcce_xfer_cancel(struct rcce_xfer *x);
 
@@ -159,11 +206,14 @@ static inline uint32_t rcce_basic_buff_off(void) { return (uint32_t)(RCCE_buff_p
 /* RCCE_ERROR_ID etc. for a peer of the basic interface (not me, in range, initialised). */
 int rcce_check_basic_peer(int peer, const char *where);
 
-/* Blocking synchronous transfer through the MPB (local put, remote get). */
+/* Blocking synchronous transfer through the MPB.  size may be
+ * RCCE_ANY_LENGTH_INTERNAL for a receive; *got (if not NULL) gets the size. */
 int rcce_send_general(const char *priv, uint32_t comb_off, size_t chunk, struct rcce_link *l, size_t size,
-                      int dest);
+                      int dest, int pipelined);
 int rcce_recv_general(char *priv, uint32_t comb_off, size_t chunk, struct rcce_link *l, size_t size, int src,
-                      int *test);
+                      int *test, size_t *got);
+/* Copy the first n bytes of the next message waiting from src (RCCE_peek). */
+int rcce_peek_general(char *priv, size_t n, int src);
 
 /* Communicators. */
 int rcce_comm_build(const int *members, int n, RCCE_COMM *comm);

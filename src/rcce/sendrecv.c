@@ -1,66 +1,134 @@
 /*
- * The RCCE transfer engine: synchronous send/recv through the MPB with the
+ * The blocking message calls: synchronous send/recv through the MPB.  RCCE's
  * local-put/remote-get scheme (seed 004 section IV): the sender copies a
  * chunk into its own MPB and sets the "sent" flag in the receiver's MPB; the
- * receiver copies the chunk out of the sender's MPB and sets the "ready" flag
- * in the sender's MPB.  RCCE_send returns only when the receiver has the data.
+ * receiver copies the chunk out of the sender's MPB and sets the "ready"
+ * flag in the sender's MPB.  RCCE_send returns only when the receiver has
+ * the data.  With tagged flags a short message travels in the sent flag's
+ * line itself (seed 004 section V).
  *
- * Native mode may move a large message with cross-process copies
- * (single_copy.c) instead of chunks; the handshakes stay, so the synchronous
- * semantics hold.  This file is the straight-line fast path; xfer.c is the
- * same protocol in resumable steps, used when requests are queued.
+ * This file is the straight-line fast path for those two cases; everything
+ * else (requests queued, remote-put/local-get, pipelined or single-copy
+ * messages) runs as a queued transfer of xfer.c, the same protocol in
+ * resumable steps.
  */
+#define _GNU_SOURCE
 #include <string.h>
+#include <sys/uio.h>
 
 #include "rcce_internal.h"
 #include "single_copy.h"
 
 static size_t min_size(size_t a, size_t b) { return a < b ? a : b; }
 
-/* With requests queued, or for a single-copy message, the blocking call
- * becomes a queued transfer it waits for: messages stay in order and queued
- * requests keep moving while it waits. */
-static int via_queue(char *priv, unsigned char *combuf, size_t chunk, struct rcce_link *l, size_t size, int peer,
-                     int sending) {
+/* The blocking call becomes a queued transfer it waits for: messages stay
+ * in order and queued requests keep moving while it waits. */
+static int via_queue(char *priv, uint32_t comb_off, size_t chunk, struct rcce_link *l, size_t size, int peer,
+                     int sending, int pipelined, size_t *got) {
   struct rcce_xfer x;
-  rcce_xfer_start(&x, priv, size, combuf, chunk, l, peer, sending);
+  rcce_xfer_start(&x, priv, size, comb_off, chunk, l, peer, sending, pipelined);
   if (!rcce_xfer_submit(&x)) rcce_xfer_wait(&x);
-  return RCCE_SUCCESS;
+  if (got) *got = x.size;
+  return x.error ? x.error : RCCE_SUCCESS;
 }
 
 int rcce_send_general(const char *priv, uint32_t comb_off, size_t chunk, struct rcce_link *l, size_t size,
-                      int dest) {
-  unsigned char *combuf = rcce_mpb_of(rcce_g.ue) + comb_off;
-  if (rcce_g.queued || rcce_single_copy_wanted(size, chunk))
-    return via_queue((char *)priv, combuf, chunk, l, size, dest, 1);
+                      int dest, int pipelined) {
+  int tagged = rcce_g.tagged && rcce_link_has_header(l) && size <= RCCE_TAG_BYTES;
+  if (rcce_g.queued || (rcce_g.rplg && !tagged) || rcce_single_copy_wanted(size, chunk) ||
+      (pipelined && size > chunk))
+    return via_queue((char *)priv, comb_off, chunk, l, size, dest, 1, pipelined, NULL);
+  if (size == 0) return RCCE_SUCCESS; /* nothing travels */
   rcce_count_message(1, size, 1);
+  struct rcce_msg_info m = {.size = size, .tagged = tagged, .sender_addr = (uint64_t)(uintptr_t)priv};
+  if (tagged) {
+    rcce_link_send_step(l, dest, &m, priv);
+    return RCCE_SUCCESS;
+  }
+  unsigned char *combuf = rcce_mpb_of(rcce_g.ue) + comb_off;
   for (size_t done = 0; done < size;) {
     size_t n = min_size(chunk, size - done);
     memcpy(combuf, priv + done, n);
-    rcce_link_send_step(l, dest);
+    rcce_link_send_step(l, dest, &m, NULL);
     done += n;
   }
   return RCCE_SUCCESS;
 }
 
+/* What the waiting first step of a message from the link's peer says. */
+static void first_step_info(const struct rcce_link *l, size_t size, size_t chunk, struct rcce_msg_info *m) {
+  if (rcce_link_has_header(l)) rcce_link_header(l, m);
+  else *m = (struct rcce_msg_info){.size = size, .mode = rcce_single_copy_wanted(size, chunk) ? RCCE_MSG_SINGLE_COPY : 0};
+}
+
+static int length_error(const char *where, int src, size_t has, size_t want) {
+  return rcce_error(RCCE_DEBUG_COMM, RCCE_ERROR_MESSAGE_LENGTH, where,
+                    "the message from UE %d has %zu bytes, the receive expects %zu", src, has, want);
+}
+
 int rcce_recv_general(char *priv, uint32_t comb_off, size_t chunk, struct rcce_link *l, size_t size, int src,
-                      int *test) {
+                      int *test, size_t *got) {
   if (test) {
     rcce_xfer_progress();
     /* a message from src belongs to the requests queued before this call */
-    *test = size == 0 || (!rcce_g.recv_queue[src] && rcce_iflag_read(l->sent, rcce_g.ue) == rcce_link_next_value(l));
+    *test = size == 0 || (!rcce_g.recv_queue[src] && rcce_link_waiting(l));
     if (!*test) return RCCE_SUCCESS;
   }
-  const unsigned char *combuf = rcce_mpb_of(src) + comb_off;
-  if (rcce_g.queued || rcce_single_copy_wanted(size, chunk))
-    return via_queue(priv, (unsigned char *)combuf, chunk, l, size, src, 0);
+  if (rcce_g.queued) return via_queue(priv, comb_off, chunk, l, size, src, 0, 0, got);
+  if (size == 0) return RCCE_SUCCESS;
+  rcce_link_recv_wait(l, src);
+  struct rcce_msg_info m;
+  first_step_info(l, size, chunk, &m);
+  if (size == RCCE_ANY_LENGTH_INTERNAL) size = m.size;
+  else if (m.size != size) return length_error("RCCE_recv", src, m.size, size); /* left pending */
+  if (got) *got = size;
+  if (rcce_g.rplg || m.mode) return via_queue(priv, comb_off, chunk, l, size, src, 0, 0, got);
   rcce_count_message(0, size, 1);
+  rcce_g.last_recv_size = size;
+  if (m.tagged) {
+    rcce_link_tag_copy(l, priv, size);
+    rcce_link_recv_take(l);
+    rcce_link_recv_ack(l, src);
+    return RCCE_SUCCESS;
+  }
+  const unsigned char *combuf = rcce_mpb_of(src) + comb_off;
   for (size_t done = 0; done < size;) {
     size_t n = min_size(chunk, size - done);
-    rcce_link_recv_wait(l, src);
+    if (done) rcce_link_recv_wait(l, src);
+    rcce_link_recv_take(l);
     memcpy(priv + done, combuf, n);
     rcce_link_recv_ack(l, src);
     done += n;
   }
   return RCCE_SUCCESS;
+}
+
+/* RCCE_peek (seed 000, Ruby on SCC): the first bytes of the next message,
+ * which stays pending.  They lie in the sent flag's line (tagged), in the
+ * sender's buffer (local put, first chunk), or only in the sender's private
+ * memory (remote put before the grant, single-copy): read there directly. */
+int rcce_peek_general(char *priv, size_t n, int src) {
+  struct rcce_link l = rcce_basic_recv_link(src);
+  rcce_xfer_progress();
+  if (rcce_g.recv_queue[src] || !rcce_link_waiting(&l)) return 1;
+  if (!rcce_link_has_header(&l))
+    return rcce_error(RCCE_DEBUG_COMM, RCCE_ERROR_FLAG_UNDEFINED, "RCCE_peek",
+                      "peeking needs the message size in the flag line: big flags, not -DSINGLEBITFLAGS");
+  struct rcce_msg_info m;
+  rcce_link_header(&l, &m);
+  if (n > m.size) return length_error("RCCE_peek", src, m.size, n);
+  if (m.tagged) {
+    rcce_link_tag_copy(&l, priv, n);
+    return RCCE_SUCCESS;
+  }
+  size_t first = m.mode & RCCE_MSG_PIPELINED ? (RCCE_chunk / 2) & ~(size_t)(RCCE_LINE_SIZE - 1) : RCCE_chunk;
+  if (!rcce_g.rplg && !(m.mode & RCCE_MSG_SINGLE_COPY) && n <= first) {
+    memcpy(priv, rcce_mpb_of(src) + rcce_basic_buff_off(), n);
+    return RCCE_SUCCESS;
+  }
+  struct iovec local = {priv, n}, remote = {(void *)(uintptr_t)m.sender_addr, n};
+  if (process_vm_readv(hw_ue(&rcce_g.job, src)->pid, &local, 1, &remote, 1, 0) == (ssize_t)n) return RCCE_SUCCESS;
+  return rcce_error(RCCE_DEBUG_COMM, RCCE_ERROR_MESSAGE_LENGTH, "RCCE_peek",
+                    "cannot read %zu bytes of UE %d's message beyond its first chunk (cross-process copy refused)", n,
+                    src);
 }

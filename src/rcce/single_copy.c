@@ -8,7 +8,11 @@ enum { SC_CMA = 1, SC_CHUNKED = 2 };
 enum { SC_PENDING = 0, SC_DONE = 1, SC_FAILED = 2 };
 enum { SC_STEP_PUBLISH = 0, SC_STEP_ADDRESS, SC_STEP_COMPLETE };
 
-/* Lives in the sender's comm buffer; the receiver fills in its half. */
+/* Lives in the comm buffer the message would use (the sender's under
+ * local put, the receiver's under remote put); the receiver fills in its
+ * half.  The receiver's final status goes to the sender's hw_ue instead: under
+ * remote put the receiver's buffer belongs to the next sender as soon as it
+ * acknowledged the last step. */
 struct sc_desc {
   uint32_t mode;
   int32_t sender_pid;
@@ -17,7 +21,6 @@ struct sc_desc {
   uint32_t sender_status;
   int32_t receiver_pid;
   uint64_t receiver_addr; /* 0: the receiver declined (chunks follow) */
-  uint32_t receiver_status;
 };
 
 int rcce_single_copy_wanted(size_t size, size_t chunk) {
@@ -44,7 +47,7 @@ static uint32_t cross_copy(pid_t pid, char *local, uint64_t remote, size_t len, 
 
 static void announce(struct rcce_xfer *x) {
   x->wait_flag = x->link.ready;
-  x->wait_value = rcce_link_announce(&x->link, x->peer);
+  x->wait_value = rcce_link_announce(&x->link, x->peer, &x->msg, NULL);
 }
 
 /* Sender: publish the descriptor; on the first ack push the upper part; on
@@ -59,7 +62,7 @@ static int sender_poll(struct rcce_xfer *x, volatile struct sc_desc *d) {
         d->size = x->size;
         d->sender_status = SC_PENDING;
         d->receiver_addr = 0;
-        d->receiver_status = SC_PENDING;
+        __atomic_store_n(&hw_ue(&rcce_g.job, rcce_g.ue)->sc_receiver_status, SC_PENDING, __ATOMIC_RELAXED);
         announce(x);
         x->sc_step = SC_STEP_ADDRESS;
         break;
@@ -67,16 +70,18 @@ static int sender_poll(struct rcce_xfer *x, volatile struct sc_desc *d) {
         if (!rcce_link_acked(&x->link, x->wait_value)) return 0;
         if (d->mode != SC_CMA || d->receiver_addr == 0) return -1;
         size_t split = split_point(x->size);
-        d->sender_status = split == x->size ? SC_DONE
-                                            : cross_copy(d->receiver_pid, x->priv + split,
-                                                         d->receiver_addr + split, x->size - split, 1);
+        x->sc_status = split == x->size ? SC_DONE
+                                        : cross_copy(d->receiver_pid, x->priv + split, d->receiver_addr + split,
+                                                     x->size - split, 1);
+        d->sender_status = x->sc_status;
         announce(x);
         x->sc_step = SC_STEP_COMPLETE;
         break;
       }
       default: {
         if (!rcce_link_acked(&x->link, x->wait_value)) return 0;
-        int ok = d->sender_status == SC_DONE && d->receiver_status == SC_DONE;
+        uint32_t theirs = __atomic_load_n(&hw_ue(&rcce_g.job, rcce_g.ue)->sc_receiver_status, __ATOMIC_ACQUIRE);
+        int ok = x->sc_status == SC_DONE && theirs == SC_DONE;
         if (!ok) __atomic_store_n(&rcce_g.job.hdr->cma_broken, 1, __ATOMIC_RELAXED);
         return ok ? 1 : -1;
       }
@@ -92,7 +97,8 @@ static int receiver_poll(struct rcce_xfer *x, volatile struct sc_desc *d) {
     x->wait_value = rcce_link_next_value(&x->link);
     if (!rcce_link_arrived(&x->link)) return 0;
     if (x->sc_step != SC_STEP_PUBLISH) {
-      int ok = d->sender_status == SC_DONE && d->receiver_status == SC_DONE;
+      int ok = d->sender_status == SC_DONE && x->sc_status == SC_DONE;
+      __atomic_store_n(&hw_ue(&rcce_g.job, x->peer)->sc_receiver_status, x->sc_status, __ATOMIC_RELEASE);
       rcce_link_recv_ack(&x->link, x->peer);
       return ok ? 1 : -1;
     }
@@ -104,7 +110,7 @@ static int receiver_poll(struct rcce_xfer *x, volatile struct sc_desc *d) {
     d->receiver_pid = (int32_t)getpid();
     d->receiver_addr = (uint64_t)(uintptr_t)x->priv;
     rcce_link_recv_ack(&x->link, x->peer);
-    d->receiver_status = cross_copy(d->sender_pid, x->priv, d->sender_addr, split_point(x->size), 0);
+    x->sc_status = cross_copy(d->sender_pid, x->priv, d->sender_addr, split_point(x->size), 0);
     x->sc_step = SC_STEP_COMPLETE;
   }
 }

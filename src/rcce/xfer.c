@@ -1,7 +1,17 @@
 /*
  * Resumable transfers and their queues (rcce_internal.h, struct rcce_xfer):
- * the same local-put/remote-get protocol as the blocking path in
- * sendrecv.c, cut into steps that never block, for non-blocking requests.
+ * the message protocol in steps that never block, for non-blocking requests
+ * and for the blocking calls' less common cases (sendrecv.c).
+ *
+ * A message starts with one step that tells the receiver what follows
+ * (link.c): a tagged message is complete with it; under remote-put/local-get
+ * (seed 004 section IV) it is the sender's request (the "probe flag"), which
+ * the receiver grants once its buffer is free, after which the sender puts
+ * the data into the receiver's buffer; under local-put/remote-get the first
+ * step already carries the first chunk in the sender's buffer.  The data then
+ * moves in chunks, in pipelined half-buffer chunks (iRCCE_ssend: copy-in and
+ * copy-out overlap), or with one cross-process copy (single_copy.c).
+ *
  * A UE has one send buffer, so its outgoing transfers form one FIFO; incoming
  * ones form a FIFO per source.  Only queue heads move.  Waiting moves every
  * queue (a request may need the peer to see one of ours first) and sleeps on
@@ -13,69 +23,222 @@
 #include "single_copy.h"
 
 enum {
-  XFER_NEXT_CHUNK = 0, /* put (sender) or wait for (receiver) the next chunk */
-  XFER_CHUNK_ACK,      /* sender: chunk announced, waiting for its acknowledgement */
-  XFER_SINGLE_COPY,    /* single_copy.c owns the steps */
+  XFER_BEGIN = 0,   /* sender: first announcement; receiver: wait for the first step */
+  XFER_GRANT,       /* RPLG: sender waits for / receiver gives the buffer */
+  XFER_TAG_ACK,     /* sender of a tagged message: waiting for the acknowledgement */
+  XFER_CHUNKS,      /* one chunk at a time */
+  XFER_PIPELINE,    /* two half-buffer chunks in flight */
+  XFER_SINGLE_COPY, /* single_copy.c owns the steps */
   XFER_DONE,
+  XFER_FAILED,      /* the receive did not fit the message (x->error) */
 };
 
-void rcce_xfer_start(struct rcce_xfer *x, char *priv, size_t size, unsigned char *combuf, size_t chunk,
-                     const struct rcce_link *l, int peer, int sending) {
+void rcce_xfer_start(struct rcce_xfer *x, char *priv, size_t size, uint32_t comb_off, size_t chunk,
+                     const struct rcce_link *l, int peer, int sending, int pipelined) {
   memset(x, 0, sizeof *x);
   x->priv = priv;
   x->size = size;
-  x->combuf = combuf;
+  x->comb_off = comb_off;
   x->chunk = chunk;
   x->link = *l;
   x->peer = peer;
   x->sending = sending;
-  x->step = rcce_single_copy_wanted(size, chunk) ? XFER_SINGLE_COPY : XFER_NEXT_CHUNK;
-  rcce_count_message(sending, size, 1);
+  x->any_length = size == RCCE_ANY_LENGTH_INTERNAL;
+  if (!sending) return; /* the receiver learns the rest from the first step */
+  x->msg.size = size;
+  x->msg.sender_addr = (uint64_t)(uintptr_t)priv;
+  x->msg.tagged = rcce_g.tagged && rcce_link_has_header(l) && size <= RCCE_TAG_BYTES;
+  if (rcce_single_copy_wanted(size, chunk)) x->msg.mode = RCCE_MSG_SINGLE_COPY;
+  else if (pipelined && rcce_link_has_header(l) && size > chunk) x->msg.mode = RCCE_MSG_PIPELINED;
 }
 
-int rcce_xfer_done(const struct rcce_xfer *x) { return x->step == XFER_DONE; }
+int rcce_xfer_done(const struct rcce_xfer *x) { return x->step >= XFER_DONE; }
 
-/* One chunk step; 1 when it made progress, 0 when stuck. */
-static int chunk_step(struct rcce_xfer *x) {
-  size_t n = x->size - x->done < x->chunk ? x->size - x->done : x->chunk;
-  if (x->sending && x->step == XFER_NEXT_CHUNK) {
-    memcpy(x->combuf, x->priv + x->done, n);
-    x->pending = n;
-    x->wait_flag = x->link.ready;
-    x->wait_value = rcce_link_announce(&x->link, x->peer);
-    x->step = XFER_CHUNK_ACK;
-    return 1;
+static size_t min_size(size_t a, size_t b) { return a < b ? a : b; }
+static size_t half_of(const struct rcce_xfer *x) { return (x->chunk / 2) & ~(size_t)(RCCE_LINE_SIZE - 1); }
+
+static int data_step(const struct rcce_xfer *x) {
+  if (x->msg.mode & RCCE_MSG_SINGLE_COPY) return XFER_SINGLE_COPY;
+  return x->msg.mode & RCCE_MSG_PIPELINED ? XFER_PIPELINE : XFER_CHUNKS;
+}
+
+static void stuck_on(struct rcce_xfer *x, struct rcce_iflag f, int v) {
+  x->wait_flag = f;
+  x->wait_value = v;
+  x->wait_landing = 0;
+}
+
+static void finish(struct rcce_xfer *x) {
+  if (!x->sending && rcce_g.landing_owner == x->peer) rcce_g.landing_owner = -1;
+  x->step = XFER_DONE;
+}
+
+/* --- sender ----------------------------------------------------------- */
+
+static int send_begin(struct rcce_xfer *x) {
+  rcce_count_message(1, x->size, 1);
+  if (x->msg.tagged) {
+    stuck_on(x, x->link.ready, rcce_link_announce(&x->link, x->peer, &x->msg, x->priv));
+    x->step = XFER_TAG_ACK;
+  } else if (rcce_g.rplg) {
+    stuck_on(x, x->link.ready, rcce_link_announce(&x->link, x->peer, &x->msg, NULL));
+    x->step = XFER_GRANT;
+  } else {
+    x->combuf = rcce_mpb_of(rcce_g.ue) + x->comb_off;
+    x->step = data_step(x);
   }
-  if (x->sending) { /* XFER_CHUNK_ACK */
-    if (!rcce_link_acked(&x->link, x->wait_value)) return 0;
-    x->done += x->pending;
-    x->step = XFER_NEXT_CHUNK;
-    return 1;
-  }
-  x->wait_flag = x->link.sent;
-  x->wait_value = rcce_link_next_value(&x->link);
-  if (!rcce_link_arrived(&x->link)) return 0;
-  memcpy(x->priv + x->done, x->combuf, n);
-  rcce_link_recv_ack(&x->link, x->peer);
-  x->done += n;
   return 1;
 }
 
-static int xfer_poll(struct rcce_xfer *x) {
-  for (;;) {
-    if (x->step == XFER_DONE) return 1;
-    if (x->step == XFER_SINGLE_COPY) {
-      int r = rcce_single_copy_poll(x);
-      if (r == 0) return 0;
-      x->step = r > 0 ? XFER_DONE : XFER_NEXT_CHUNK; /* r < 0: chunks, from the start */
-      continue;
-    }
-    if (x->step == XFER_NEXT_CHUNK && x->done == x->size) {
-      x->step = XFER_DONE;
-      continue;
-    }
-    if (!chunk_step(x)) return 0;
+static int send_granted(struct rcce_xfer *x) {
+  if (!rcce_link_acked(&x->link, x->wait_value)) return 0;
+  x->combuf = rcce_mpb_of(x->peer) + x->comb_off; /* remote put */
+  x->step = data_step(x);
+  return 1;
+}
+
+static int send_chunk(struct rcce_xfer *x) {
+  if (x->pending) { /* announced, waiting for the acknowledgement */
+    if (!rcce_link_acked(&x->link, x->wait_value)) return 0;
+    x->done += x->pending;
+    x->pending = 0;
+    if (x->done == x->size) finish(x);
+    return 1;
   }
+  x->pending = min_size(x->chunk, x->size - x->done);
+  memcpy(x->combuf, x->priv + x->done, x->pending);
+  stuck_on(x, x->link.ready, rcce_link_announce(&x->link, x->peer, &x->msg, NULL));
+  return 1;
+}
+
+/* Pipelined (iRCCE 2.0's two sub-chunks): chunk k goes to half k % 2, and
+ * the sender may run one chunk ahead of the receiver's acknowledgements;
+ * x->done counts bytes announced, x->acked chunks acknowledged. */
+static int ack_value(const struct rcce_xfer *x, uint32_t k) { return (int)(((uint32_t)x->first_value + k) & RCCE_SEQ_MASK); }
+
+static int send_pipelined(struct rcce_xfer *x) {
+  size_t half = half_of(x);
+  uint32_t nchunks = (uint32_t)((x->size + half - 1) / half);
+  uint32_t announced = (uint32_t)((x->done + half - 1) / half);
+  int moved = 0;
+  while (x->acked < announced && rcce_link_acked(&x->link, ack_value(x, x->acked))) {
+    x->acked++;
+    moved = 1;
+  }
+  if (x->acked == nchunks) {
+    finish(x);
+    return 1;
+  }
+  while (announced < nchunks && announced - x->acked < 2) {
+    size_t n = min_size(half, x->size - x->done);
+    memcpy(x->combuf + (announced % 2) * half, x->priv + x->done, n);
+    /* the header goes with the first chunk only: the receiver may be reading it */
+    int v = rcce_link_announce(&x->link, x->peer, announced ? NULL : &x->msg, NULL);
+    if (!announced) x->first_value = v; /* chunk k is acknowledged with value v + k */
+    x->done += n;
+    announced++;
+    moved = 1;
+  }
+  stuck_on(x, x->link.ready, ack_value(x, x->acked));
+  return moved;
+}
+
+/* --- receiver --------------------------------------------------------- */
+
+static int recv_fail(struct rcce_xfer *x, size_t got) {
+  x->error = rcce_error(RCCE_DEBUG_COMM, RCCE_ERROR_MESSAGE_LENGTH, "RCCE_recv",
+                        "the message from UE %d has %zu bytes, the receive expects %zu", x->peer, got, x->size);
+  x->step = XFER_FAILED; /* the message stays pending for a receive that fits */
+  return 1;
+}
+
+static int recv_begin(struct rcce_xfer *x) {
+  stuck_on(x, x->link.sent, rcce_link_next_value(&x->link));
+  if (!rcce_link_waiting(&x->link)) return 0;
+  if (rcce_link_has_header(&x->link)) rcce_link_header(&x->link, &x->msg);
+  else x->msg = (struct rcce_msg_info){.size = x->size,
+                                       .mode = rcce_single_copy_wanted(x->size, x->chunk) ? RCCE_MSG_SINGLE_COPY : 0};
+  if (x->any_length) x->size = x->msg.size;
+  else if (x->msg.size != x->size) return recv_fail(x, x->msg.size);
+  rcce_count_message(0, x->size, 1);
+  rcce_g.last_recv_size = x->size;
+  if (x->msg.tagged) {
+    rcce_link_tag_copy(&x->link, x->priv, x->size);
+    rcce_link_recv_take(&x->link);
+    rcce_link_recv_ack(&x->link, x->peer);
+    finish(x);
+  } else if (rcce_g.rplg) {
+    rcce_link_recv_take(&x->link); /* the request; the data follows the grant */
+    x->step = XFER_GRANT;
+  } else {
+    x->combuf = rcce_mpb_of(x->peer) + x->comb_off; /* remote get; the first chunk is there */
+    x->step = data_step(x);
+  }
+  return 1;
+}
+
+/* RPLG: one sender at a time may put into my buffer. */
+static int recv_grant(struct rcce_xfer *x) {
+  if (rcce_g.landing_owner >= 0 && rcce_g.landing_owner != x->peer) {
+    x->wait_landing = 1;
+    return 0;
+  }
+  rcce_g.landing_owner = x->peer;
+  x->wait_landing = 0;
+  x->combuf = rcce_mpb_of(rcce_g.ue) + x->comb_off; /* local get */
+  rcce_link_recv_ack(&x->link, x->peer);
+  x->step = data_step(x);
+  return 1;
+}
+
+/* One chunk, or one half-buffer chunk when pipelined. */
+static int recv_chunk(struct rcce_xfer *x, size_t unit, const unsigned char *from) {
+  stuck_on(x, x->link.sent, rcce_link_next_value(&x->link));
+  if (!rcce_link_arrived(&x->link)) return 0;
+  size_t n = min_size(unit, x->size - x->done);
+  memcpy(x->priv + x->done, from, n);
+  rcce_link_recv_ack(&x->link, x->peer);
+  x->done += n;
+  if (x->done == x->size) finish(x);
+  return 1;
+}
+
+static int recv_pipelined(struct rcce_xfer *x) {
+  size_t half = half_of(x);
+  return recv_chunk(x, half, x->combuf + (x->done / half % 2) * half);
+}
+
+/* --- one transfer ------------------------------------------------------- */
+
+static int single_copy_step(struct rcce_xfer *x) {
+  int r = rcce_single_copy_poll(x);
+  if (r == 0) return 0;
+  if (r > 0) finish(x);
+  else x->step = XFER_CHUNKS; /* both ends move the message in chunks, from the start */
+  return 1;
+}
+
+/* One step; 1 when it made progress, 0 when stuck. */
+static int xfer_step(struct rcce_xfer *x) {
+  switch (x->step) {
+    case XFER_BEGIN: return x->sending ? send_begin(x) : recv_begin(x);
+    case XFER_GRANT: return x->sending ? send_granted(x) : recv_grant(x);
+    case XFER_TAG_ACK:
+      if (!rcce_link_acked(&x->link, x->wait_value)) return 0;
+      finish(x);
+      return 1;
+    case XFER_CHUNKS: return x->sending ? send_chunk(x) : recv_chunk(x, x->chunk, x->combuf);
+    case XFER_PIPELINE: return x->sending ? send_pipelined(x) : recv_pipelined(x);
+    case XFER_SINGLE_COPY: return single_copy_step(x);
+    default: return 0;
+  }
+}
+
+static int xfer_poll(struct rcce_xfer *x) {
+  if (x->step == XFER_BEGIN && x->size == 0) x->step = XFER_DONE; /* nothing travels */
+  while (!rcce_xfer_done(x) && xfer_step(x)) {
+  }
+  return rcce_xfer_done(x);
 }
 
 static struct rcce_xfer **queue_of(const struct rcce_xfer *x) {
@@ -94,8 +257,13 @@ static void progress_queue(struct rcce_xfer **q) {
 void rcce_xfer_progress(void) {
   if (rcce_g.extra_waiting) rcce_g.extra_progress();
   if (!rcce_g.queued) return;
-  progress_queue(&rcce_g.send_queue);
-  for (int src = 0; src < rcce_g.nue && rcce_g.queued; src++) progress_queue(&rcce_g.recv_queue[src]);
+  for (;;) {
+    int owner = rcce_g.landing_owner;
+    progress_queue(&rcce_g.send_queue);
+    for (int src = 0; src < rcce_g.nue && rcce_g.queued; src++) progress_queue(&rcce_g.recv_queue[src]);
+    /* a receive that finished this round may have freed my buffer for one passed over */
+    if (!(owner >= 0 && rcce_g.landing_owner < 0 && rcce_g.queued)) return;
+  }
 }
 
 int rcce_xfer_submit(struct rcce_xfer *x) {
@@ -110,7 +278,9 @@ int rcce_xfer_submit(struct rcce_xfer *x) {
 }
 
 static int head_can_move(const struct rcce_xfer *h) {
-  return h && rcce_iflag_read(h->wait_flag, rcce_g.ue) == h->wait_value;
+  if (!h) return 0;
+  if (h->wait_landing) return rcce_g.landing_owner < 0;
+  return rcce_link_reached(&h->link, h->wait_flag, h->wait_value);
 }
 
 /* After rcce_xfer_progress every non-empty queue's head is stuck on a flag
@@ -157,6 +327,25 @@ void rcce_xfer_drain_recvs(int src) {
   while (rcce_g.recv_queue[src]) rcce_xfer_wait(rcce_g.recv_queue[src]);
 }
 
+int rcce_xfer_buffer_busy(void) {
+  const struct rcce_xfer *h = rcce_g.send_queue;
+  return rcce_g.landing_owner >= 0 || (h && !rcce_g.rplg && h->step != XFER_BEGIN);
+}
+
+static int in_queue(const struct rcce_xfer *q, const struct rcce_xfer *x) {
+  for (; q; q = q->next)
+    if (q == x) return 1;
+  return 0;
+}
+
+int rcce_xfer_is_queued(const struct rcce_xfer *x) {
+  if (!rcce_g.queued) return 0;
+  if (in_queue(rcce_g.send_queue, x)) return 1;
+  for (int src = 0; src < rcce_g.nue; src++)
+    if (in_queue(rcce_g.recv_queue[src], x)) return 1;
+  return 0;
+}
+
 int rcce_xfer_cancel(struct rcce_xfer *x) {
   struct rcce_xfer **q = queue_of(x);
   if (!x->queued || *q == x) return 0; /* finished, or the head: already under way */
@@ -164,6 +353,5 @@ int rcce_xfer_cancel(struct rcce_xfer *x) {
   *q = x->next;
   x->queued = 0;
   rcce_g.queued--;
-  rcce_count_message(x->sending, x->size, -1); /* it never announced anything */
   return 1;
 }
