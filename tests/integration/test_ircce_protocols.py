@@ -103,3 +103,12 @@ def test_bad_protocol_options(build, args, message):
     res = rccerun(build, *args)
     assert res.rc == lib.RC_USAGE, res
     assert message in res.err, res
+
+
+@pytest.mark.parametrize("flags", [(), ("-DSINGLEBITFLAGS",)], ids=["bigflags", "singlebit"])
+def test_header_has_ircce_20_types(build, compile_program, flags):
+    """tests/programs/ircce_api.c asserts every function's iRCCE 2.0 type at compile time."""
+    res = rccerun(build, "-nue", 1, compile_program(build, "ircce_api", "-Werror", *flags))
+    assert res.rc == lib.RC_OK, res
+    assert "SUCCESS 0 ERROR -1 PENDING -2 RESERVED -3 NOT_ENQUEUED -4 ANY_SOURCE -1" in res.out, res
+    assert ("iRCCE_MAX_TAGGED_LEN 28" in res.out) == (flags == ()), res

@@ -139,11 +139,13 @@ def test_gather_sleep_at_once(build, compile_program):
     assert res.rc == lib.RC_OK and "gather: OK (6 UEs" in res.out, res
 
 
+@pytest.mark.parametrize("scheme", ["lprg", "rplg"])
 @pytest.mark.parametrize("deny", [-1, 0, 1], ids=["all-ues", "sender", "receiver"])
-def test_large_messages_without_cross_memory_attach(build, compile_program, deny):
+def test_large_messages_without_cross_memory_attach(build, compile_program, deny, scheme):
     """When the kernel refuses process_vm_readv/writev (a seccomp filter in
-    tests/programs/nocma.c), large messages fall back to MPB chunks intact."""
-    res = rccerun(build, "-nue", 3, compile_program(build, "nocma"), deny)
+    tests/programs/nocma.c), large messages fall back to MPB chunks intact,
+    under both communication schemes."""
+    res = rccerun(build, "--scheme", scheme, "-nue", 3, compile_program(build, "nocma"), deny)
     assert res.rc == lib.RC_OK, res
     assert "nocma: OK (3 UEs)" in res.out, res
     assert res.err_lines == [], res
