@@ -50,8 +50,9 @@ int iRCCE_msend(char *privbuf, ssize_t size) {
   if (!rcce_g.initialized || rcce_g.gory)
     return rcce_error(RCCE_DEBUG_COMM, RCCE_ERROR_COMM_UNDEFINED, "iRCCE_msend", "RCCE_init of the basic interface not done");
   if (size == 0 || rcce_g.nue == 1) return iRCCE_SUCCESS;
-  int tagged = rcce_g.tagged && rcce_g.flag_mode == HW_FLAGS_BIG && (size_t)size <= RCCE_TAG_BYTES;
-  if (!rcce_g.queued && !rcce_g.rplg && !tagged && (size_t)size <= RCCE_chunk) return multicast(privbuf, (size_t)size);
+  struct rcce_link any = rcce_basic_send_link((rcce_g.ue + 1) % rcce_g.nue);
+  if (!rcce_g.queued && !rcce_g.rplg && !rcce_link_tagged(&any, (size_t)size) && (size_t)size <= RCCE_chunk)
+    return multicast(privbuf, (size_t)size);
   int rc = iRCCE_SUCCESS;
   for (int i = 1; i < rcce_g.nue && rc == iRCCE_SUCCESS; i++) rc = iRCCE_ssend(privbuf, size, (rcce_g.ue + i) % rcce_g.nue);
   return rc;

@@ -110,3 +110,8 @@ int rcce_check_ue(int ue, const char *where) {
     return rcce_error(RCCE_DEBUG_COMM, RCCE_ERROR_ID, where, "UE %d is not in 0..%d", ue, rcce_g.nue - 1);
   return RCCE_SUCCESS;
 }
+
+int rcce_length_error(const char *where, int src, size_t has, size_t want) {
+  return rcce_error(RCCE_DEBUG_COMM, RCCE_ERROR_MESSAGE_LENGTH, where,
+                    "the message from UE %d has %zu bytes, the receive expects %zu", src, has, want);
+}

@@ -72,6 +72,8 @@ extern struct rcce_state rcce_g;
 int rcce_error(int category, int code, const char *where, const char *detail_fmt, ...)
     __attribute__((format(printf, 4, 5)));
 int rcce_check_ue(int ue, const char *where);
+/* RCCE_ERROR_MESSAGE_LENGTH for a message of `has` bytes from src taken by a receive of `want`. */
+int rcce_length_error(const char *where, int src, size_t has, size_t want);
 
 static inline unsigned char *rcce_mpb_of(int ue) { return (unsigned char *)RCCE_comm_buffer[ue]; }
 static inline struct hw_counters *rcce_counters(void) { return &hw_ue(&rcce_g.job, rcce_g.ue)->counters; }
@@ -127,6 +129,11 @@ struct rcce_msg_info {
 /* Whether the link's sent flag carries headers and tags (big flags, basic interface). */
 static inline int rcce_link_has_header(const struct rcce_link *l) { return l->seq && l->sent.bit < 0; }
 
+/* Whether a message of this size travels inside the sent flag's line (rccerun --flags tagged). */
+static inline int rcce_link_tagged(const struct rcce_link *l, size_t size) {
+  return rcce_g.tagged && rcce_link_has_header(l) && size <= RCCE_TAG_BYTES;
+}
+
 /* Link steps (link.c).  Blocking: */
 /* Announce a step (with header m, and tag: a tagged message), wait for the acknowledgement. */
 void rcce_link_send_step(struct rcce_link *l, int dest, const struct rcce_msg_info *m, const void *tag);
@@ -166,6 +173,9 @@ struct rcce_xfer {
   int wait_landing;              /* when stuck: waiting for my landing buffer (RPLG) */
   struct rcce_xfer *next;
 };
+
+/* Pipelined messages move in halves of the comm buffer, whole lines each. */
+static inline size_t rcce_pipeline_half(size_t chunk) { return (chunk / 2) & ~(size_t)(RCCE_LINE_SIZE - 1); }
 
 /* Start a transfer; size RCCE_ANY_LENGTH_INTERNAL: a receive of any size
  * (into a buffer the caller made large enough).  pipelined: the sender asks

@@ -12,9 +12,7 @@
  * messages) runs as a queued transfer of xfer.c, the same protocol in
  * resumable steps.
  */
-#define _GNU_SOURCE
 #include <string.h>
-#include <sys/uio.h>
 
 #include "rcce_internal.h"
 #include "single_copy.h"
@@ -34,7 +32,7 @@ static int via_queue(char *priv, uint32_t comb_off, size_t chunk, struct rcce_li
 
 int rcce_send_general(const char *priv, uint32_t comb_off, size_t chunk, struct rcce_link *l, size_t size,
                       int dest, int pipelined) {
-  int tagged = rcce_g.tagged && rcce_link_has_header(l) && size <= RCCE_TAG_BYTES;
+  int tagged = rcce_link_tagged(l, size);
   if (rcce_g.queued || (rcce_g.rplg && !tagged) || rcce_single_copy_wanted(size, chunk) ||
       (pipelined && size > chunk))
     return via_queue((char *)priv, comb_off, chunk, l, size, dest, 1, pipelined, NULL);
@@ -61,11 +59,6 @@ static void first_step_info(const struct rcce_link *l, size_t size, size_t chunk
   else *m = (struct rcce_msg_info){.size = size, .mode = rcce_single_copy_wanted(size, chunk) ? RCCE_MSG_SINGLE_COPY : 0};
 }
 
-static int length_error(const char *where, int src, size_t has, size_t want) {
-  return rcce_error(RCCE_DEBUG_COMM, RCCE_ERROR_MESSAGE_LENGTH, where,
-                    "the message from UE %d has %zu bytes, the receive expects %zu", src, has, want);
-}
-
 int rcce_recv_general(char *priv, uint32_t comb_off, size_t chunk, struct rcce_link *l, size_t size, int src,
                       int *test, size_t *got) {
   if (test) {
@@ -80,7 +73,7 @@ int rcce_recv_general(char *priv, uint32_t comb_off, size_t chunk, struct rcce_l
   struct rcce_msg_info m;
   first_step_info(l, size, chunk, &m);
   if (size == RCCE_ANY_LENGTH_INTERNAL) size = m.size;
-  else if (m.size != size) return length_error("RCCE_recv", src, m.size, size); /* left pending */
+  else if (m.size != size) return rcce_length_error("RCCE_recv", src, m.size, size); /* left pending */
   if (got) *got = size;
   if (rcce_g.rplg || m.mode) return via_queue(priv, comb_off, chunk, l, size, src, 0, 0, got);
   rcce_count_message(0, size, 1);
@@ -101,34 +94,4 @@ int rcce_recv_general(char *priv, uint32_t comb_off, size_t chunk, struct rcce_l
     done += n;
   }
   return RCCE_SUCCESS;
-}
-
-/* RCCE_peek (seed 000, Ruby on SCC): the first bytes of the next message,
- * which stays pending.  They lie in the sent flag's line (tagged), in the
- * sender's buffer (local put, first chunk), or only in the sender's private
- * memory (remote put before the grant, single-copy): read there directly. */
-int rcce_peek_general(char *priv, size_t n, int src) {
-  struct rcce_link l = rcce_basic_recv_link(src);
-  rcce_xfer_progress();
-  if (rcce_g.recv_queue[src] || !rcce_link_waiting(&l)) return 1;
-  if (!rcce_link_has_header(&l))
-    return rcce_error(RCCE_DEBUG_COMM, RCCE_ERROR_FLAG_UNDEFINED, "RCCE_peek",
-                      "peeking needs the message size in the flag line: big flags, not -DSINGLEBITFLAGS");
-  struct rcce_msg_info m;
-  rcce_link_header(&l, &m);
-  if (n > m.size) return length_error("RCCE_peek", src, m.size, n);
-  if (m.tagged) {
-    rcce_link_tag_copy(&l, priv, n);
-    return RCCE_SUCCESS;
-  }
-  size_t first = m.mode & RCCE_MSG_PIPELINED ? (RCCE_chunk / 2) & ~(size_t)(RCCE_LINE_SIZE - 1) : RCCE_chunk;
-  if (!rcce_g.rplg && !(m.mode & RCCE_MSG_SINGLE_COPY) && n <= first) {
-    memcpy(priv, rcce_mpb_of(src) + rcce_basic_buff_off(), n);
-    return RCCE_SUCCESS;
-  }
-  struct iovec local = {priv, n}, remote = {(void *)(uintptr_t)m.sender_addr, n};
-  if (process_vm_readv(hw_ue(&rcce_g.job, src)->pid, &local, 1, &remote, 1, 0) == (ssize_t)n) return RCCE_SUCCESS;
-  return rcce_error(RCCE_DEBUG_COMM, RCCE_ERROR_MESSAGE_LENGTH, "RCCE_peek",
-                    "cannot read %zu bytes of UE %d's message beyond its first chunk (cross-process copy refused)", n,
-                    src);
 }

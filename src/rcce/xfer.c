@@ -47,7 +47,7 @@ void rcce_xfer_start(struct rcce_xfer *x, char *priv, size_t size, uint32_t comb
   if (!sending) return; /* the receiver learns the rest from the first step */
   x->msg.size = size;
   x->msg.sender_addr = (uint64_t)(uintptr_t)priv;
-  x->msg.tagged = rcce_g.tagged && rcce_link_has_header(l) && size <= RCCE_TAG_BYTES;
+  x->msg.tagged = rcce_link_tagged(l, size);
   if (rcce_single_copy_wanted(size, chunk)) x->msg.mode = RCCE_MSG_SINGLE_COPY;
   else if (pipelined && rcce_link_has_header(l) && size > chunk) x->msg.mode = RCCE_MSG_PIPELINED;
 }
@@ -55,7 +55,7 @@ void rcce_xfer_start(struct rcce_xfer *x, char *priv, size_t size, uint32_t comb
 int rcce_xfer_done(const struct rcce_xfer *x) { return x->step >= XFER_DONE; }
 
 static size_t min_size(size_t a, size_t b) { return a < b ? a : b; }
-static size_t half_of(const struct rcce_xfer *x) { return (x->chunk / 2) & ~(size_t)(RCCE_LINE_SIZE - 1); }
+static size_t half_of(const struct rcce_xfer *x) { return rcce_pipeline_half(x->chunk); }
 
 static int data_step(const struct rcce_xfer *x) {
   if (x->msg.mode & RCCE_MSG_SINGLE_COPY) return XFER_SINGLE_COPY;
@@ -146,8 +146,7 @@ static int send_pipelined(struct rcce_xfer *x) {
 /* --- receiver --------------------------------------------------------- */
 
 static int recv_fail(struct rcce_xfer *x, size_t got) {
-  x->error = rcce_error(RCCE_DEBUG_COMM, RCCE_ERROR_MESSAGE_LENGTH, "RCCE_recv",
-                        "the message from UE %d has %zu bytes, the receive expects %zu", x->peer, got, x->size);
+  x->error = rcce_length_error("RCCE_recv", x->peer, got, x->size);
   x->step = XFER_FAILED; /* the message stays pending for a receive that fits */
   return 1;
 }

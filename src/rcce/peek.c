@@ -1,0 +1,38 @@
+/*
+ * RCCE_peek (seed 000, Ruby on SCC): the first bytes of the next message
+ * from a source, which stays pending.
+ */
+#define _GNU_SOURCE
+#include <string.h>
+#include <sys/uio.h>
+
+#include "rcce_internal.h"
+
+/* The bytes lie in the sent flag's line (tagged), in the sender's buffer
+ * (local put, first chunk), or only in the sender's private memory (remote
+ * put before the grant, single-copy): read there directly. */
+int rcce_peek_general(char *priv, size_t n, int src) {
+  struct rcce_link l = rcce_basic_recv_link(src);
+  rcce_xfer_progress();
+  if (rcce_g.recv_queue[src] || !rcce_link_waiting(&l)) return 1;
+  if (!rcce_link_has_header(&l))
+    return rcce_error(RCCE_DEBUG_COMM, RCCE_ERROR_FLAG_UNDEFINED, "RCCE_peek",
+                      "peeking needs the message size in the flag line: big flags, not -DSINGLEBITFLAGS");
+  struct rcce_msg_info m;
+  rcce_link_header(&l, &m);
+  if (n > m.size) return rcce_length_error("RCCE_peek", src, m.size, n);
+  if (m.tagged) {
+    rcce_link_tag_copy(&l, priv, n);
+    return RCCE_SUCCESS;
+  }
+  size_t first = m.mode & RCCE_MSG_PIPELINED ? rcce_pipeline_half(RCCE_chunk) : RCCE_chunk;
+  if (!rcce_g.rplg && !(m.mode & RCCE_MSG_SINGLE_COPY) && n <= first) {
+    memcpy(priv, rcce_mpb_of(src) + rcce_basic_buff_off(), n);
+    return RCCE_SUCCESS;
+  }
+  struct iovec local = {priv, n}, remote = {(void *)(uintptr_t)m.sender_addr, n};
+  if (process_vm_readv(hw_ue(&rcce_g.job, src)->pid, &local, 1, &remote, 1, 0) == (ssize_t)n) return RCCE_SUCCESS;
+  return rcce_error(RCCE_DEBUG_COMM, RCCE_ERROR_MESSAGE_LENGTH, "RCCE_peek",
+                    "cannot read %zu bytes of UE %d's message beyond its first chunk (cross-process copy refused)", n,
+                    src);
+}
