@@ -24,19 +24,12 @@
  * Open MPI.
  *
  * usage: ircce_pingping [max_bytes=1048576] [iterations=100]
- * Large sizes use fewer iterations (at most BUDGET bytes per size and
- * direction).
+ * Large sizes use fewer iterations (at most PAIR_BUDGET bytes per size and
+ * direction, apps/pair_table.h).
  */
 #define APP_NAME "ircce_pingping"
-#include "app_common.h"
+#include "pair_table.h"
 #include "iRCCE.h"
-
-#define BUDGET (8L << 20)
-
-static int iterations_for(long bytes, int iterations) {
-  if (bytes * iterations <= BUDGET) return iterations;
-  return BUDGET / bytes > 0 ? (int)(BUDGET / bytes) : 1;
-}
 
 /* One exchange: receive and send posted together, then both waited for.
    Returns the time from posting to completion of both. */
@@ -44,8 +37,7 @@ static double exchange(char *sbuf, char *rbuf, size_t bytes, int it, int partner
   iRCCE_SEND_REQUEST sreq;
   iRCCE_RECV_REQUEST rreq;
   iRCCE_WAIT_LIST list;
-  int me = RCCE_ue();
-  app_fill(sbuf, bytes, app_seed((uint32_t)bytes, (uint32_t)it, (uint32_t)me));
+  pair_fill(sbuf, bytes, it);
   memset(rbuf, 0, bytes);
   double t0 = RCCE_wtime();
   int rr = iRCCE_irecv(rbuf, (ssize_t)bytes, partner, &rreq);
@@ -59,53 +51,15 @@ static double exchange(char *sbuf, char *rbuf, size_t bytes, int it, int partner
   if (list.first) app_rc(iRCCE_wait_all(&list), "iRCCE_wait_all");
   double t = RCCE_wtime() - t0;
   if (!rreq.finished || !sreq.finished) app_error("%zu-byte exchange %d: request not finished", bytes, it);
-  long bad = app_check(rbuf, bytes, app_seed((uint32_t)bytes, (uint32_t)it, (uint32_t)partner));
-  if (bad >= 0)
-    app_error("%zu-byte message %d from UE %d: byte %ld is wrong", bytes, it, partner, bad);
+  pair_check(rbuf, bytes, it, partner);
   return t;
 }
 
 int RCCE_APP(int argc, char **argv) {
+  /* a row's time is one exchange, in which both messages move */
+  static const pair_table table = {.transfer = exchange, .min_bytes = 1, .default_max_bytes = 1048576,
+                                   .time_column = "exchange_us", .parts = 1.0, .messages = 2.0};
   RCCE_init(&argc, &argv);
   iRCCE_init();
-  app_arg args[] = {{"max_bytes", 1048576, 1, 1L << 28}, {"iterations", 100, 1, 1000000}};
-  int rc = app_args(argc, argv, args, 2, NULL);
-  if (rc >= 0 || app_alone()) {
-    RCCE_finalize();
-    return rc > 0 ? rc : 0;
-  }
-  size_t max_bytes = (size_t)args[0].value;
-  int iterations = (int)args[1].value;
-  int me = RCCE_ue(), np = RCCE_num_ues();
-  app_group pair = app_group_of(1);
-  int partner = pair.size == 2 ? app_group_ue(pair, pair.rank + 1) : -1;
-
-  char *sbuf = malloc(max_bytes), *rbuf = malloc(max_bytes);
-  if (!sbuf || !rbuf) app_die("out of memory");
-
-  if (me == 0) {
-    printf("ircce_pingping: %d pair(s) running concurrently%s; table for UEs 0 <-> 1\n", np / 2,
-           np % 2 ? ", last UE idle" : "");
-    printf("%10s %8s %14s %12s\n", "bytes", "iters", "exchange_us", "MB/s");
-  }
-  for (size_t bytes = 1; bytes <= max_bytes; bytes *= 2) {
-    int iters = iterations_for((long)bytes, iterations);
-    double t = 0.0;
-    if (partner >= 0) {
-      exchange(sbuf, rbuf, bytes, -1, partner); /* warm-up, not timed */
-      for (int it = 0; it < iters; it++) t += exchange(sbuf, rbuf, bytes, it, partner);
-    }
-    if (me == 0) {
-      double per = t / iters;
-      printf("%10zu %8d %14.3f %12.2f\n", bytes, iters, per * 1e6,
-             per > 0.0 ? 2.0 * (double)bytes / per / 1e6 : 0.0);
-      fflush(stdout);
-    }
-  }
-
-  free(sbuf);
-  free(rbuf);
-  rc = app_finish();
-  RCCE_finalize();
-  return rc;
+  return pair_table_main(argc, argv, &table);
 }

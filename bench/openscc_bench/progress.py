@@ -1,0 +1,5 @@
+"""The progress log on stdout."""
+
+
+def log(msg: str) -> None:
+    print(msg, flush=True)
