@@ -22,6 +22,20 @@ struct chip_vlevel {
   int max_tile_mhz; /* highest tile frequency allowed at this voltage */
 };
 
+/* Access latencies of the timing model (docs/model.md), in core cycles of
+ * the accessing tile unless named otherwise; a remote access adds the mesh
+ * round trip, 2 x hops x mesh_cycles_per_hop mesh cycles. */
+struct chip_latency {
+  double mpb_read_local;      /* one word from the own tile's MPB */
+  double mpb_read_remote;     /* one word from another tile's MPB, before the mesh */
+  double mpb_write_local;     /* one line to the own tile's MPB */
+  double mpb_write_remote;    /* one line to another tile's MPB, before the mesh */
+  double mesh_cycles_per_hop; /* mesh cycles per router, one direction */
+  double ddr_core;            /* one uncached DDR3 word read, before the mesh and the memory */
+  double ddr_memory;          /* DDR3 latency in memory-clock cycles */
+  int ddr_outstanding_reads;  /* reads a core may have in flight */
+};
+
 struct chip_desc {
   char name[CHIP_NAME_LEN];
   int tiles_x, tiles_y;      /* mesh size in tiles */
@@ -39,6 +53,7 @@ struct chip_desc {
   int ddr_mhz;
   int n_vlevels;
   struct chip_vlevel vlevel[CHIP_MAX_VLEVELS];
+  struct chip_latency lat;
 };
 
 /* Geometry of one core. */
@@ -78,5 +93,14 @@ int chip_frequency_domain(const struct chip_desc *c, int core); /* = tile */
 int chip_tile_mhz(const struct chip_desc *c, int divider);
 /* Lowest voltage level whose frequency cap admits the divider, or -1. */
 int chip_vlevel_for_divider(const struct chip_desc *c, int divider);
+
+/* Latency model (chip_latency.c), in core cycles at tile_mhz. */
+double chip_mesh_round_trip_cycles(const struct chip_desc *c, int hops, int tile_mhz);
+/* One word read by `core` from the MPB of `owner`. */
+double chip_mpb_read_cycles(const struct chip_desc *c, int core, int owner, int tile_mhz);
+/* One line written by `core` to the MPB of `owner`. */
+double chip_mpb_write_line_cycles(const struct chip_desc *c, int core, int owner, int tile_mhz);
+/* One uncached word read by `core` through memory controller `mc`. */
+double chip_ddr_read_cycles(const struct chip_desc *c, int core, int mc, int tile_mhz);
 
 #endif

@@ -7,18 +7,25 @@
 #include <string.h>
 #include <sys/stat.h>
 
-struct int_key {
+/* Numeric keys: a field of struct chip_desc, an int or a double.  The
+ * latency model's constants (docs/model.md) are "lat_" + the field name. */
+struct num_key {
   const char *key;
   size_t offset;
+  int is_double;
 };
 
-#define INT_KEY(field) {#field, offsetof(struct chip_desc, field)}
-static const struct int_key int_keys[] = {
+#define INT_KEY(field) {#field, offsetof(struct chip_desc, field), 0}
+#define LAT_KEY(field, dbl) {"lat_" #field, offsetof(struct chip_desc, lat.field), dbl}
+static const struct num_key num_keys[] = {
     INT_KEY(tiles_x),         INT_KEY(tiles_y),         INT_KEY(cores_per_tile),
     INT_KEY(line_bytes),      INT_KEY(mpb_bytes_per_core), INT_KEY(vdomain_tiles_x),
     INT_KEY(vdomain_tiles_y), INT_KEY(global_clock_mhz), INT_KEY(divider_min),
     INT_KEY(divider_max),     INT_KEY(default_divider), INT_KEY(mesh_mhz),
     INT_KEY(ddr_mhz),
+    LAT_KEY(mpb_read_local, 1), LAT_KEY(mpb_read_remote, 1), LAT_KEY(mpb_write_local, 1),
+    LAT_KEY(mpb_write_remote, 1), LAT_KEY(mesh_cycles_per_hop, 1), LAT_KEY(ddr_core, 1),
+    LAT_KEY(ddr_memory, 1), LAT_KEY(ddr_outstanding_reads, 0),
 };
 
 static char *trim(char *s) {
@@ -52,13 +59,12 @@ static int set_key(struct chip_desc *c, const char *key, const char *val, int *m
     c->vlevel[c->n_vlevels++] = (struct chip_vlevel){v, mhz};
     return 0;
   }
-  for (size_t i = 0; i < sizeof int_keys / sizeof int_keys[0]; i++) {
-    if (strcmp(key, int_keys[i].key) == 0) {
-      long v = strtol(val, &end, 0);
-      if (end == val || *trim(end) != '\0') return -1;
-      *(int *)((char *)c + int_keys[i].offset) = (int)v;
-      return 0;
-    }
+  for (size_t i = 0; i < sizeof num_keys / sizeof num_keys[0]; i++) {
+    if (strcmp(key, num_keys[i].key) != 0) continue;
+    void *field = (char *)c + num_keys[i].offset;
+    if (num_keys[i].is_double) *(double *)field = strtod(val, &end);
+    else *(int *)field = (int)strtol(val, &end, 0);
+    return end == val || *trim(end) != '\0' ? -1 : 0;
   }
   return -3;
 }

@@ -32,6 +32,15 @@ static void scc_preset(struct chip_desc *c) {
       {0.7, 460}, {0.8, 598}, {0.9, 644}, {1.0, 748}, {1.1, 875}, {1.2, 1024}, {1.3, 1198}};
   c->n_vlevels = (int)(sizeof rcce_table / sizeof rcce_table[0]);
   memcpy(c->vlevel, rcce_table, sizeof rcce_table);
+  /* ref 3 (core 0, 533 MHz tile / 800 MHz mesh, TN005; docs/model.md fits) */
+  c->lat.mpb_read_local = 6;       /* ref 3 "model check": on-tile MPB read ~6 cycles net */
+  c->lat.mpb_read_remote = 45;     /* ref 3 "model check": 45 core cycles + 8 mesh cycles per hop */
+  c->lat.mesh_cycles_per_hop = 4;  /* ref 1 "router": 4 mesh cycles per hop */
+  c->lat.mpb_write_local = 39;     /* ref 3: write one line, own tile 39 */
+  c->lat.mpb_write_remote = 79;    /* ref 3 (D): 84 at one hop, 119 at tile (5,3), less the mesh */
+  c->lat.ddr_core = 51;            /* ref 3 (D): TN005 word reads per controller, less mesh and memory */
+  c->lat.ddr_memory = 46;          /* ref 3 "DDR3 read": 46 memory cycles */
+  c->lat.ddr_outstanding_reads = 2; /* ref 3 "DDR3 read": two outstanding reads */
 }
 
 /* "WxH[xC][:MPB]": the SCC's rules on another mesh.  Memory controllers sit
@@ -100,6 +109,11 @@ int chip_validate(const struct chip_desc *c, char *err, size_t errlen) {
     why = "default_divider outside the divider range";
   else if (c->global_clock_mhz < 1 || c->mesh_mhz < 1 || c->ddr_mhz < 1) why = "clocks must be positive";
   else if (c->n_vlevels < 1 || c->n_vlevels > CHIP_MAX_VLEVELS) why = "need 1..16 voltage levels";
+  else if (c->lat.mpb_read_local < 0 || c->lat.mpb_read_remote < 0 || c->lat.mpb_write_local < 0 ||
+           c->lat.mpb_write_remote < 0 || c->lat.mesh_cycles_per_hop < 0 || c->lat.ddr_core < 0 ||
+           c->lat.ddr_memory < 0)
+    why = "latencies must not be negative";
+  else if (c->lat.ddr_outstanding_reads < 1) why = "ddr_outstanding_reads must be >= 1";
   for (int i = 0; !why && i < c->n_mc; i++)
     if (c->mc[i].tile_x < 0 || c->mc[i].tile_x >= c->tiles_x || c->mc[i].tile_y < 0 ||
         c->mc[i].tile_y >= c->tiles_y)

@@ -17,7 +17,7 @@
 #include "../chip/chip.h"
 
 #define HW_MAGIC 0x214343536e65704fULL /* "OpenSCC!" */
-#define HW_VERSION 2
+#define HW_VERSION 3
 #define HW_HOST_LINE 64
 #define HW_MAX_UES CHIP_MAX_CORES
 #define HW_SHM_PREFIX "openscc-"

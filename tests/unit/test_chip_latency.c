@@ -1,0 +1,107 @@
+/* chip layer: the latency model against the measured access costs of
+ * scc-reference.md section 3 (core 0, 533 MHz tile, 800 MHz mesh; the
+ * measured values include 14 cycles of RDTSC overhead). */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "chip/chip.h"
+#include "unit.h"
+
+#define RDTSC_OVERHEAD 14.0 /* ref 3: the reads include 14 cycles of RDTSC */
+
+static int within(double predicted, double measured, double tolerance) {
+  return fabs(predicted - measured) <= tolerance * measured;
+}
+
+static struct chip_desc scc(void) {
+  struct chip_desc c;
+  char err[256];
+  if (chip_preset("scc", &c, err, sizeof err) != 0) abort();
+  return c;
+}
+
+/* ref 3: one word from the MPB of tile (x,y), read by core 0. */
+static void test_mpb_read_all_tiles(void) {
+  static const int measured[4][6] = {{20, 63, 69, 72, 78, 84},
+                                     {63, 69, 72, 78, 84, 90},
+                                     {69, 72, 78, 84, 90, 96},
+                                     {72, 78, 84, 90, 96, 102}};
+  struct chip_desc c = scc();
+  for (int y = 0; y < 4; y++)
+    for (int x = 0; x < 6; x++) {
+      double p = chip_mpb_read_cycles(&c, 0, chip_core_id(&c, x, y, 1), 533) + RDTSC_OVERHEAD;
+      if (!within(p, measured[y][x], 0.05))
+        fprintf(stderr, "tile (%d,%d): predicted %.1f, measured %d\n", x, y, p, measured[y][x]);
+      CHECK(within(p, measured[y][x], 0.05));
+    }
+}
+
+/* ref 3: write one line: 39 own tile, 84 one hop, 119 at tile (5,3). */
+static void test_mpb_line_writes(void) {
+  struct chip_desc c = scc();
+  CHECK(within(chip_mpb_write_line_cycles(&c, 0, 1, 533), 39, 0.05));
+  CHECK(within(chip_mpb_write_line_cycles(&c, 0, chip_core_id(&c, 1, 0, 0), 533), 84, 0.05));
+  CHECK(within(chip_mpb_write_line_cycles(&c, 0, 47, 533), 119, 0.05));
+}
+
+/* ref 3: one uncached DDR3 word via MC0..MC3: 97 / 121 / 105 / 134. */
+static void test_ddr_per_controller(void) {
+  static const int measured[4] = {97, 121, 105, 134};
+  struct chip_desc c = scc();
+  for (int mc = 0; mc < 4; mc++) {
+    double p = chip_ddr_read_cycles(&c, 0, mc, 533) + RDTSC_OVERHEAD;
+    if (!within(p, measured[mc], 0.10)) fprintf(stderr, "MC%d: predicted %.1f, measured %d\n", mc, p, measured[mc]);
+    CHECK(within(p, measured[mc], 0.10));
+  }
+}
+
+/* Mesh and memory cycles scale with the tile clock; core cycles do not. */
+static void test_clock_scaling(void) {
+  struct chip_desc c = scc();
+  CHECK(fabs(chip_mesh_round_trip_cycles(&c, 3, 800) - 24.0) < 1e-9); /* 3 hops x 8 mesh cycles, same clock */
+  CHECK(fabs(chip_mesh_round_trip_cycles(&c, 3, 400) - 12.0) < 1e-9);
+  CHECK(fabs(chip_mesh_round_trip_cycles(&c, 0, 533)) < 1e-9);
+  /* seed 000: a memory access costs 40 + 46 x f/800 core cycles plus the mesh */
+  double slow = chip_ddr_read_cycles(&c, 0, 0, 100), fast = chip_ddr_read_cycles(&c, 0, 0, 800);
+  CHECK(fabs(fast - (c.lat.ddr_core + 46.0)) < 1e-9);
+  CHECK(fabs(slow - (c.lat.ddr_core + 46.0 / 8)) < 1e-9);
+  /* the two cores of a tile share its MPB: on-tile cost either way */
+  CHECK(chip_mpb_read_cycles(&c, 0, 1, 533) == c.lat.mpb_read_local);
+  CHECK(chip_mpb_read_cycles(&c, 1, 0, 533) == c.lat.mpb_read_local);
+}
+
+static void test_chip_file_overrides(void) {
+  char path[] = "/tmp/openscc-latency-XXXXXX";
+  int fd = mkstemp(path);
+  CHECK(fd >= 0);
+  FILE *f = fdopen(fd, "w");
+  fputs("lat_mpb_read_remote = 100.5\nlat_mesh_cycles_per_hop = 0\nlat_ddr_outstanding_reads = 4\n", f);
+  fclose(f);
+  struct chip_desc c;
+  char err[256];
+  CHECK(chip_load(path, &c, err, sizeof err) == 0);
+  CHECK(fabs(chip_mpb_read_cycles(&c, 0, 47, 533) - 100.5) < 1e-9);
+  CHECK_EQ(c.lat.ddr_outstanding_reads, 4);
+  f = fopen(path, "w");
+  fputs("lat_ddr_core = fast\n", f);
+  fclose(f);
+  CHECK(chip_load(path, &c, err, sizeof err) != 0);
+  CHECK(strstr(err, ":1: bad value 'fast' for 'lat_ddr_core'") != NULL);
+  f = fopen(path, "w");
+  fputs("lat_mpb_write_local = -1\n", f);
+  fclose(f);
+  CHECK(chip_load(path, &c, err, sizeof err) != 0);
+  CHECK(strstr(err, "latencies must not be negative") != NULL);
+  unlink(path);
+}
+
+int main(void) {
+  test_mpb_read_all_tiles();
+  test_mpb_line_writes();
+  test_ddr_per_controller();
+  test_clock_scaling();
+  test_chip_file_overrides();
+  return unit_report("test_chip_latency");
+}
