@@ -227,7 +227,7 @@ static int srecv(char *privbuf, ssize_t size, int source, int *test, const char 
   if (rc != RCCE_SUCCESS) return rc;
   if (source == iRCCE_ANY_SOURCE) return rcce_error(RCCE_DEBUG_COMM, RCCE_ERROR_ID, where, "use iRCCE_irecv for iRCCE_ANY_SOURCE");
   struct rcce_link l = rcce_basic_recv_link(source);
-  return rcce_recv_general(privbuf, rcce_basic_buff_off(), RCCE_chunk, &l, internal_size(size), source, test, NULL);
+  return rcce_recv_general(privbuf, rcce_basic_buff_off(), RCCE_chunk, &l, internal_size(size), source, test);
 }
 
 int iRCCE_srecv(char *privbuf, ssize_t size, int source) { return srecv(privbuf, size, source, NULL, "iRCCE_srecv"); }

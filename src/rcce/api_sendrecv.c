@@ -26,7 +26,7 @@ int RCCE_recv(char *privbuf, size_t size, int source) {
   if (rc != RCCE_SUCCESS) return rc;
   if (!privbuf && size) return rcce_error(RCCE_DEBUG_COMM, RCCE_ERROR_TARGET, "RCCE_recv", "NULL buffer");
   struct rcce_link l = rcce_basic_recv_link(source);
-  return rcce_recv_general(privbuf, rcce_basic_buff_off(), RCCE_chunk, &l, size, source, NULL, NULL);
+  return rcce_recv_general(privbuf, rcce_basic_buff_off(), RCCE_chunk, &l, size, source, NULL);
 }
 
 int RCCE_recv_test(char *privbuf, size_t size, int source, int *test) {
@@ -35,7 +35,7 @@ int RCCE_recv_test(char *privbuf, size_t size, int source, int *test) {
   if ((!privbuf && size) || !test)
     return rcce_error(RCCE_DEBUG_COMM, RCCE_ERROR_TARGET, "RCCE_recv_test", "NULL buffer or test pointer");
   struct rcce_link l = rcce_basic_recv_link(source);
-  return rcce_recv_general(privbuf, rcce_basic_buff_off(), RCCE_chunk, &l, size, source, test, NULL);
+  return rcce_recv_general(privbuf, rcce_basic_buff_off(), RCCE_chunk, &l, size, source, test);
 }
 
 int RCCE_peek(char *privbuf, size_t size, int source) {
@@ -99,14 +99,14 @@ int RCCE_send_gory(char *privbuf, t_vcharp combuf, size_t chunk, RCCE_FLAG *read
 int RCCE_recv_gory(char *privbuf, t_vcharp combuf, size_t chunk, RCCE_FLAG *ready, RCCE_FLAG *sent, size_t size,
                    int source) {
   GORY_PROLOGUE("RCCE_recv", source, from_big_ptr);
-  return rcce_recv_general(privbuf, g.comb_off, chunk, &g.link, size, source, NULL, NULL);
+  return rcce_recv_general(privbuf, g.comb_off, chunk, &g.link, size, source, NULL);
 }
 
 int RCCE_recv_test_gory(char *privbuf, t_vcharp combuf, size_t chunk, RCCE_FLAG *ready, RCCE_FLAG *sent,
                         size_t size, int source, int *test) {
   GORY_PROLOGUE("RCCE_recv_test", source, from_big_ptr);
   if (!test) return rcce_error(RCCE_DEBUG_COMM, RCCE_ERROR_TARGET, "RCCE_recv_test", "NULL test pointer");
-  return rcce_recv_general(privbuf, g.comb_off, chunk, &g.link, size, source, test, NULL);
+  return rcce_recv_general(privbuf, g.comb_off, chunk, &g.link, size, source, test);
 }
 
 int RCCE_send_gory_singlebit(char *privbuf, t_vcharp combuf, size_t chunk, rcce_sbflag *ready, rcce_sbflag *sent,
@@ -118,12 +118,12 @@ int RCCE_send_gory_singlebit(char *privbuf, t_vcharp combuf, size_t chunk, rcce_
 int RCCE_recv_gory_singlebit(char *privbuf, t_vcharp combuf, size_t chunk, rcce_sbflag *ready, rcce_sbflag *sent,
                              size_t size, int source) {
   GORY_PROLOGUE("RCCE_recv", source, rcce_iflag_from_sb);
-  return rcce_recv_general(privbuf, g.comb_off, chunk, &g.link, size, source, NULL, NULL);
+  return rcce_recv_general(privbuf, g.comb_off, chunk, &g.link, size, source, NULL);
 }
 
 int RCCE_recv_test_gory_singlebit(char *privbuf, t_vcharp combuf, size_t chunk, rcce_sbflag *ready,
                                   rcce_sbflag *sent, size_t size, int source, int *test) {
   GORY_PROLOGUE("RCCE_recv_test", source, rcce_iflag_from_sb);
   if (!test) return rcce_error(RCCE_DEBUG_COMM, RCCE_ERROR_TARGET, "RCCE_recv_test", "NULL test pointer");
-  return rcce_recv_general(privbuf, g.comb_off, chunk, &g.link, size, source, test, NULL);
+  return rcce_recv_general(privbuf, g.comb_off, chunk, &g.link, size, source, test);
 }

@@ -217,11 +217,14 @@ static inline uint32_t rcce_basic_buff_off(void) { return (uint32_t)(RCCE_buff_p
 int rcce_check_basic_peer(int peer, const char *where);
 
 /* Blocking synchronous transfer through the MPB.  size may be
- * RCCE_ANY_LENGTH_INTERNAL for a receive; *got (if not NULL) gets the size. */
+ * RCCE_ANY_LENGTH_INTERNAL for a receive (rcce_g.last_recv_size tells it). */
 int rcce_send_general(const char *priv, uint32_t comb_off, size_t chunk, struct rcce_link *l, size_t size,
                       int dest, int pipelined);
 int rcce_recv_general(char *priv, uint32_t comb_off, size_t chunk, struct rcce_link *l, size_t size, int src,
-                      int *test, size_t *got);
+                      int *test);
+/* What the waiting first step of a message says: its header (big flags), or
+ * what a receive of `size` expects (single-bit flags carry no header). */
+void rcce_first_step_info(const struct rcce_link *l, size_t size, size_t chunk, struct rcce_msg_info *m);
 /* Copy the first n bytes of the next message waiting from src (RCCE_peek). */
 int rcce_peek_general(char *priv, size_t n, int src);
 

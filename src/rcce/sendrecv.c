@@ -22,11 +22,10 @@ static size_t min_size(size_t a, size_t b) { return a < b ? a : b; }
 /* The blocking call becomes a queued transfer it waits for: messages stay
  * in order and queued requests keep moving while it waits. */
 static int via_queue(char *priv, uint32_t comb_off, size_t chunk, struct rcce_link *l, size_t size, int peer,
-                     int sending, int pipelined, size_t *got) {
+                     int sending, int pipelined) {
   struct rcce_xfer x;
   rcce_xfer_start(&x, priv, size, comb_off, chunk, l, peer, sending, pipelined);
   if (!rcce_xfer_submit(&x)) rcce_xfer_wait(&x);
-  if (got) *got = x.size;
   return x.error ? x.error : RCCE_SUCCESS;
 }
 
@@ -35,7 +34,7 @@ int rcce_send_general(const char *priv, uint32_t comb_off, size_t chunk, struct 
   int tagged = rcce_link_tagged(l, size);
   if (rcce_g.queued || (rcce_g.rplg && !tagged) || rcce_single_copy_wanted(size, chunk) ||
       (pipelined && size > chunk))
-    return via_queue((char *)priv, comb_off, chunk, l, size, dest, 1, pipelined, NULL);
+    return via_queue((char *)priv, comb_off, chunk, l, size, dest, 1, pipelined);
   if (size == 0) return RCCE_SUCCESS; /* nothing travels */
   rcce_count_message(1, size, 1);
   struct rcce_msg_info m = {.size = size, .tagged = tagged, .sender_addr = (uint64_t)(uintptr_t)priv};
@@ -53,29 +52,27 @@ int rcce_send_general(const char *priv, uint32_t comb_off, size_t chunk, struct 
   return RCCE_SUCCESS;
 }
 
-/* What the waiting first step of a message from the link's peer says. */
-static void first_step_info(const struct rcce_link *l, size_t size, size_t chunk, struct rcce_msg_info *m) {
+void rcce_first_step_info(const struct rcce_link *l, size_t size, size_t chunk, struct rcce_msg_info *m) {
   if (rcce_link_has_header(l)) rcce_link_header(l, m);
   else *m = (struct rcce_msg_info){.size = size, .mode = rcce_single_copy_wanted(size, chunk) ? RCCE_MSG_SINGLE_COPY : 0};
 }
 
 int rcce_recv_general(char *priv, uint32_t comb_off, size_t chunk, struct rcce_link *l, size_t size, int src,
-                      int *test, size_t *got) {
+                      int *test) {
   if (test) {
     rcce_xfer_progress();
     /* a message from src belongs to the requests queued before this call */
     *test = size == 0 || (!rcce_g.recv_queue[src] && rcce_link_waiting(l));
     if (!*test) return RCCE_SUCCESS;
   }
-  if (rcce_g.queued) return via_queue(priv, comb_off, chunk, l, size, src, 0, 0, got);
+  if (rcce_g.queued) return via_queue(priv, comb_off, chunk, l, size, src, 0, 0);
   if (size == 0) return RCCE_SUCCESS;
   rcce_link_recv_wait(l, src);
   struct rcce_msg_info m;
-  first_step_info(l, size, chunk, &m);
+  rcce_first_step_info(l, size, chunk, &m);
   if (size == RCCE_ANY_LENGTH_INTERNAL) size = m.size;
   else if (m.size != size) return rcce_length_error("RCCE_recv", src, m.size, size); /* left pending */
-  if (got) *got = size;
-  if (rcce_g.rplg || m.mode) return via_queue(priv, comb_off, chunk, l, size, src, 0, 0, got);
+  if (rcce_g.rplg || m.mode) return via_queue(priv, comb_off, chunk, l, size, src, 0, 0);
   rcce_count_message(0, size, 1);
   rcce_g.last_recv_size = size;
   if (m.tagged) {

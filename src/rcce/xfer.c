@@ -154,9 +154,7 @@ static int recv_fail(struct rcce_xfer *x, size_t got) {
 static int recv_begin(struct rcce_xfer *x) {
   stuck_on(x, x->link.sent, rcce_link_next_value(&x->link));
   if (!rcce_link_waiting(&x->link)) return 0;
-  if (rcce_link_has_header(&x->link)) rcce_link_header(&x->link, &x->msg);
-  else x->msg = (struct rcce_msg_info){.size = x->size,
-                                       .mode = rcce_single_copy_wanted(x->size, x->chunk) ? RCCE_MSG_SINGLE_COPY : 0};
+  rcce_first_step_info(&x->link, x->size, x->chunk, &x->msg);
   if (x->any_length) x->size = x->msg.size;
   else if (x->msg.size != x->size) return recv_fail(x, x->msg.size);
   rcce_count_message(0, x->size, 1);
