@@ -1,6 +1,8 @@
 #!/bin/sh
-# make demo: compile two RCCE programs with rccecc, run stencil on 48 emulated
-# SCC cores and pingpong between the two farthest cores (0 and 47).
+# make demo: compile RCCE programs with rccecc, run stencil on 48 emulated
+# SCC cores, pingpong between the two farthest cores (0 and 47), and the
+# iRCCE/RCCE_peek request-reply server on 48 cores with tagged flags and
+# remote-put/local-get.
 set -eu
 BUILD=${1:-build}
 OUT=$BUILD/demo
@@ -11,6 +13,7 @@ elapsed() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f s", b - a }'; }
 echo "== compiling unmodified RCCE programs with rccecc"
 "$BUILD/bin/rccecc" -O2 apps/stencil.c -o "$OUT/stencil" -lm
 "$BUILD/bin/rccecc" -O2 apps/pingpong.c -o "$OUT/pingpong"
+"$BUILD/bin/rccecc" -O2 apps/peek_server.c -o "$OUT/peek_server"
 echo "   $BUILD/bin/rccecc -O2 apps/stencil.c -o $OUT/stencil -lm"
 
 echo
@@ -26,6 +29,15 @@ echo "== pingpong between cores 0 and 47 (tiles (0,0) and (5,3): 8 mesh hops)"
 echo "   $BUILD/bin/rccerun -nue 2 --cores 0,47 $OUT/pingpong 1048576 200"
 t0=$(now)
 "$BUILD/bin/rccerun" -nue 2 --cores 0,47 "$OUT/pingpong" 1048576 200
+t1=$(now)
+echo "   launch-to-finish: $(elapsed "$t0" "$t1")"
+
+echo
+echo "== request/reply server on RCCE_peek: 47 clients, variable-size requests, tagged flags, remote put"
+echo "   $BUILD/bin/rccerun -nue 48 --flags tagged --scheme rplg $OUT/peek_server 3 2000"
+t0=$(now)
+"$BUILD/bin/rccerun" -nue 48 --flags tagged --scheme rplg "$OUT/peek_server" 3 2000 >"$OUT/peek_server.out"
+tail -n 2 "$OUT/peek_server.out" # the per-client lines are in that file
 t1=$(now)
 echo "   launch-to-finish: $(elapsed "$t0" "$t1")"
 echo
