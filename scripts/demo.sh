@@ -16,29 +16,29 @@ echo "== compiling unmodified RCCE programs with rccecc"
 "$BUILD/bin/rccecc" -O2 apps/peek_server.c -o "$OUT/peek_server"
 echo "   $BUILD/bin/rccecc -O2 apps/stencil.c -o $OUT/stencil -lm"
 
-echo
-echo "== stencil (2-D Jacobi, halo exchange) on 48 emulated cores"
-echo "   $BUILD/bin/rccerun -nue 48 $OUT/stencil 32 100"
-t0=$(now)
-"$BUILD/bin/rccerun" -nue 48 "$OUT/stencil" 32 100
-t1=$(now)
-echo "   launch-to-finish: $(elapsed "$t0" "$t1")"
+# run_timed TITLE SUMMARY_LINES rccerun-args...: print the title and the command, run it, print
+# launch-to-finish.  SUMMARY_LINES > 0 keeps the output in a file and shows only its last lines.
+run_timed() {
+  title=$1 summary=$2
+  shift 2
+  echo
+  echo "== $title"
+  echo "   $BUILD/bin/rccerun $*"
+  t0=$(now)
+  if [ "$summary" -gt 0 ]; then
+    "$BUILD/bin/rccerun" "$@" >"$OUT/last-run.out"
+    tail -n "$summary" "$OUT/last-run.out"
+  else
+    "$BUILD/bin/rccerun" "$@"
+  fi
+  t1=$(now)
+  echo "   launch-to-finish: $(elapsed "$t0" "$t1")"
+}
 
-echo
-echo "== pingpong between cores 0 and 47 (tiles (0,0) and (5,3): 8 mesh hops)"
-echo "   $BUILD/bin/rccerun -nue 2 --cores 0,47 $OUT/pingpong 1048576 200"
-t0=$(now)
-"$BUILD/bin/rccerun" -nue 2 --cores 0,47 "$OUT/pingpong" 1048576 200
-t1=$(now)
-echo "   launch-to-finish: $(elapsed "$t0" "$t1")"
-
-echo
-echo "== request/reply server on RCCE_peek: 47 clients, variable-size requests, tagged flags, remote put"
-echo "   $BUILD/bin/rccerun -nue 48 --flags tagged --scheme rplg $OUT/peek_server 3 2000"
-t0=$(now)
-"$BUILD/bin/rccerun" -nue 48 --flags tagged --scheme rplg "$OUT/peek_server" 3 2000 >"$OUT/peek_server.out"
-tail -n 2 "$OUT/peek_server.out" # the per-client lines are in that file
-t1=$(now)
-echo "   launch-to-finish: $(elapsed "$t0" "$t1")"
+run_timed "stencil (2-D Jacobi, halo exchange) on 48 emulated cores" 0 -nue 48 "$OUT/stencil" 32 100
+run_timed "pingpong between cores 0 and 47 (tiles (0,0) and (5,3): 8 mesh hops)" 0 \
+  -nue 2 --cores 0,47 "$OUT/pingpong" 1048576 200
+run_timed "request/reply server on RCCE_peek: 47 clients, variable-size requests, tagged flags, remote put" 2 \
+  -nue 48 --flags tagged --scheme rplg "$OUT/peek_server" 3 2000
 echo
 echo "Times are host wall-clock (native mode). See README.md for the benchmark table."
