@@ -5,7 +5,7 @@ PREFIX     ?= /usr/local
 JOBS       ?= 2
 PYTHON     ?= python3
 
-.PHONY: all build demo test test-unit test-integration test-asan bench install clean deps
+.PHONY: all build demo test test-unit test-integration test-asan bench validate install clean deps
 
 all: build
 
@@ -41,3 +41,7 @@ install: build
 
 clean:
 	rm -rf $(BUILD) $(ASAN_BUILD)
+
+# The timing model against published figures (docs/model.md "Validation").
+validate: build
+	$(PYTHON) validate/run_validate.py --build $(BUILD)

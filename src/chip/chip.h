@@ -36,6 +36,27 @@ struct chip_latency {
   int ddr_outstanding_reads;  /* reads a core may have in flight */
 };
 
+/* Software and clock constants of the timing model (docs/model.md). */
+struct chip_timing {
+  double compute_slowdown;     /* a P54C at compute_ref_mhz takes this many times the host's time (0: not charged) */
+  int compute_ref_mhz;         /* the tile clock compute_slowdown refers to */
+  double compute_min_ns;       /* host intervals up to this long between calls are not computation */
+  double sw_call_cycles;       /* library work of one message call (send, receive, request) */
+  double sw_step_cycles;       /* library work of one protocol step (flag written or consumed) */
+  double dvfs_voltage_cycles;  /* a voltage change, in core cycles */
+  double dvfs_frequency_cycles; /* a frequency divider change, in core cycles */
+};
+
+/* The power model (docs/model.md): per core C V^2 f x activity, per voltage
+ * domain a static part proportional to V, plus a constant uncore part. */
+struct chip_power {
+  double core_dynamic;     /* W per V^2 per MHz of one core at full activity */
+  double idle_activity;    /* activity of a core that waits or runs no UE */
+  double domain_static;    /* W of one voltage domain at static_ref_volts */
+  double static_ref_volts;
+  double uncore;           /* W: mesh, memory controllers and I/O at their fixed clocks */
+};
+
 struct chip_desc {
   char name[CHIP_NAME_LEN];
   int tiles_x, tiles_y;      /* mesh size in tiles */
@@ -54,6 +75,8 @@ struct chip_desc {
   int n_vlevels;
   struct chip_vlevel vlevel[CHIP_MAX_VLEVELS];
   struct chip_latency lat;
+  struct chip_timing time;
+  struct chip_power power;
 };
 
 /* Geometry of one core. */
@@ -102,5 +125,11 @@ double chip_mpb_read_cycles(const struct chip_desc *c, int core, int owner, int 
 double chip_mpb_write_line_cycles(const struct chip_desc *c, int core, int owner, int tile_mhz);
 /* One uncached word read by `core` through memory controller `mc`. */
 double chip_ddr_read_cycles(const struct chip_desc *c, int core, int mc, int tile_mhz);
+
+/* Power model (chip_power.c). */
+/* One core's power in W at volts and tile_mhz with the given activity (0..1). */
+double chip_core_power(const struct chip_desc *c, double volts, int tile_mhz, double activity);
+/* One voltage domain's static power in W at volts. */
+double chip_domain_static_power(const struct chip_desc *c, double volts);
 
 #endif

@@ -8,7 +8,8 @@
 #include <sys/stat.h>
 
 /* Numeric keys: a field of struct chip_desc, an int or a double.  The
- * latency model's constants (docs/model.md) are "lat_" + the field name. */
+ * timing and power models' constants (docs/model.md) are "lat_", "time_"
+ * or "power_" + the field name. */
 struct num_key {
   const char *key;
   size_t offset;
@@ -17,6 +18,8 @@ struct num_key {
 
 #define INT_KEY(field) {#field, offsetof(struct chip_desc, field), 0}
 #define LAT_KEY(field, dbl) {"lat_" #field, offsetof(struct chip_desc, lat.field), dbl}
+#define TIME_KEY(field, dbl) {"time_" #field, offsetof(struct chip_desc, time.field), dbl}
+#define POWER_KEY(field) {"power_" #field, offsetof(struct chip_desc, power.field), 1}
 static const struct num_key num_keys[] = {
     INT_KEY(tiles_x),         INT_KEY(tiles_y),         INT_KEY(cores_per_tile),
     INT_KEY(line_bytes),      INT_KEY(mpb_bytes_per_core), INT_KEY(vdomain_tiles_x),
@@ -26,6 +29,11 @@ static const struct num_key num_keys[] = {
     LAT_KEY(mpb_read_local, 1), LAT_KEY(mpb_read_remote, 1), LAT_KEY(mpb_write_local, 1),
     LAT_KEY(mpb_write_remote, 1), LAT_KEY(mesh_cycles_per_hop, 1), LAT_KEY(ddr_core, 1),
     LAT_KEY(ddr_memory, 1), LAT_KEY(ddr_outstanding_reads, 0),
+    TIME_KEY(compute_slowdown, 1), TIME_KEY(compute_ref_mhz, 0), TIME_KEY(compute_min_ns, 1),
+    TIME_KEY(sw_call_cycles, 1),
+    TIME_KEY(sw_step_cycles, 1), TIME_KEY(dvfs_voltage_cycles, 1), TIME_KEY(dvfs_frequency_cycles, 1),
+    POWER_KEY(core_dynamic), POWER_KEY(idle_activity), POWER_KEY(domain_static),
+    POWER_KEY(static_ref_volts), POWER_KEY(uncore),
 };
 
 static char *trim(char *s) {

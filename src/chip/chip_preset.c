@@ -41,6 +41,24 @@ static void scc_preset(struct chip_desc *c) {
   c->lat.ddr_core = 51;            /* ref 3 (D): TN005 word reads per controller, less mesh and memory */
   c->lat.ddr_memory = 46;          /* ref 3 "DDR3 read": 46 memory cycles */
   c->lat.ddr_outstanding_reads = 2; /* ref 3 "DDR3 read": two outstanding reads */
+  /* Timing model constants (docs/model.md "Calibration"). */
+  c->time.compute_slowdown = 60;     /* D: make calibrate, seed 000 mat-mat body (43 cycles) vs this host */
+  c->time.compute_ref_mhz = 533;     /* ref 1 "clocks": default tile clock */
+  c->time.compute_min_ns = 200;      /* D: host noise floor between calls (docs/model.md "Computation") */
+  c->time.sw_call_cycles = 270;      /* D: fitted to ref 4 "iRCCE ping-pong latency" (seed 004 Table I), docs/model.md */
+  c->time.sw_step_cycles = 113;      /* D: same fit */
+  c->time.dvfs_voltage_cycles = 1e6; /* ref 2: a voltage change takes 1e6..8.8e6 core cycles (lower end) */
+  c->time.dvfs_frequency_cycles = 100; /* U: a configuration register write; no published figure */
+  /* Power model: ref 4 "Share power" (1 pair 31.616 W, 24 pairs 50.768 W at
+   * 0.8 V, 533 MHz) gives 19.152 W / 46 cores = 0.41635 W per running core,
+   * so core_dynamic = 0.41635 / (0.8^2 x 533.3); the remaining 30.783 W at
+   * 0.8 V is split so that 48 running cores at 1.3 V / 800 MHz draw 125 W
+   * (ref 1 "chip power", top of the range).  docs/model.md shows the fit. */
+  c->power.core_dynamic = 0.00121977;
+  c->power.idle_activity = 0;        /* U: cores without a UE are assumed clock-gated (halted) */
+  c->power.domain_static = 4.01566;  /* D: 6 domains share 24.094 W at 0.8 V */
+  c->power.static_ref_volts = 0.8;
+  c->power.uncore = 6.6894;          /* D: the rest of 30.783 W */
 }
 
 /* "WxH[xC][:MPB]": the SCC's rules on another mesh.  Memory controllers sit
@@ -114,6 +132,14 @@ int chip_validate(const struct chip_desc *c, char *err, size_t errlen) {
            c->lat.ddr_memory < 0)
     why = "latencies must not be negative";
   else if (c->lat.ddr_outstanding_reads < 1) why = "ddr_outstanding_reads must be >= 1";
+  else if (c->time.compute_slowdown < 0 || c->time.compute_ref_mhz < 1)
+    why = "time_compute_slowdown must not be negative, time_compute_ref_mhz must be positive";
+  else if (c->time.sw_call_cycles < 0 || c->time.compute_min_ns < 0 || c->time.sw_step_cycles < 0 || c->time.dvfs_voltage_cycles < 0 ||
+           c->time.dvfs_frequency_cycles < 0)
+    why = "software and DVFS cycles must not be negative";
+  else if (c->power.core_dynamic < 0 || c->power.domain_static < 0 || c->power.uncore < 0 ||
+           c->power.idle_activity < 0 || c->power.idle_activity > 1 || c->power.static_ref_volts <= 0)
+    why = "power constants must not be negative (idle_activity 0..1, static_ref_volts > 0)";
   for (int i = 0; !why && i < c->n_mc; i++)
     if (c->mc[i].tile_x < 0 || c->mc[i].tile_x >= c->tiles_x || c->mc[i].tile_y < 0 ||
         c->mc[i].tile_y >= c->tiles_y)

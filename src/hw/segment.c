@@ -26,6 +26,13 @@ static void compute_layout(const struct hw_job_params *p, struct hw_header *h) {
   off = align_up(off + sizeof(struct hw_tas) * (uint64_t)chip_num_cores(&p->chip), 4096);
   h->mpb_off = off;
   off = align_up(off + (uint64_t)p->chip.mpb_bytes_per_core * chip_num_cores(&p->chip), 4096);
+  /* Model mode only; pages of stamps never touched cost no memory. */
+  uint64_t lines = (uint64_t)p->chip.mpb_bytes_per_core / (uint64_t)p->chip.line_bytes * chip_num_cores(&p->chip);
+  h->stamp_slots_per_line = p->model ? (uint64_t)p->chip.line_bytes * 8 : 0;
+  h->stamp_off = off;
+  off = align_up(off + lines * h->stamp_slots_per_line * sizeof(uint64_t), 4096);
+  h->vlog_off = off;
+  off = align_up(off + (p->model ? sizeof(struct hw_vlog) * (uint64_t)chip_num_voltage_domains(&p->chip) : 0), 4096);
   h->shared_off = off;
   h->shared_bytes = align_up(p->shared_bytes, 4096);
   h->total_bytes = off + h->shared_bytes;
@@ -45,6 +52,7 @@ static void init_contents(const struct hw_job_params *p, struct hw_job *job) {
   h->asym_fence = p->asym_fence;
   h->tagged_flags = p->tagged_flags;
   h->scheme = p->scheme;
+  h->model = p->model;
   for (int u = 0; u < p->nue; u++) {
     hw_ue(job, u)->core = p->ue_core[u];
     hw_ue(job, u)->wait.peer = -1;
@@ -53,6 +61,7 @@ static void init_contents(const struct hw_job_params *p, struct hw_job *job) {
   int vl = chip_vlevel_for_divider(&p->chip, p->initial_divider);
   for (int t = 0; t < chip_num_tiles(&p->chip); t++) cfg->tile_divider[t] = p->initial_divider;
   for (int d = 0; d < chip_num_voltage_domains(&p->chip); d++) cfg->domain_vlevel[d] = vl;
+  h->initial_vlevel = vl;
   /* The magic goes last: a reader that sees it sees a complete header. */
   __atomic_store_n(&h->magic, HW_MAGIC, __ATOMIC_RELEASE);
 }

@@ -17,7 +17,7 @@
 #include "../chip/chip.h"
 
 #define HW_MAGIC 0x214343536e65704fULL /* "OpenSCC!" */
-#define HW_VERSION 3
+#define HW_VERSION 4
 #define HW_HOST_LINE 64
 #define HW_MAX_UES CHIP_MAX_CORES
 #define HW_SHM_PREFIX "openscc-"
@@ -62,6 +62,20 @@ struct hw_counters {
   uint64_t flag_writes, barriers, sleeps;
 };
 
+/* Model mode (rccerun --model): a UE's virtual clock and its core's energy,
+ * kept by the timing layer, read by the launcher for the job summary. */
+#define HW_POWER_BUCKETS 512
+#define HW_POWER_BUCKET_PS 1000000ULL /* narrowest power-trace bucket: 1 us */
+struct hw_vclock {
+  uint64_t now_ps;                 /* virtual time of the UE */
+  uint64_t compute_ps, comm_ps, wait_ps; /* where it went */
+  uint64_t end_ps;                 /* virtual time of RCCE_finalize (0: not reached) */
+  double dynamic_j;                /* the core's dynamic energy */
+  int32_t bucket_shift;            /* power trace bucket = HW_POWER_BUCKET_PS << shift */
+  int32_t running;                 /* 1 between RCCE_init and RCCE_finalize */
+  double bucket_j[HW_POWER_BUCKETS]; /* dynamic energy per bucket of virtual time */
+};
+
 struct hw_ue {
   /* Doorbell: written by the UE when it goes to sleep, read by writers. */
   _Atomic uint32_t doorbell_seq HW_ALIGNED;
@@ -75,11 +89,23 @@ struct hw_ue {
   /* Native single-copy transfers (rcce/single_copy.c): how the receiver of
    * this UE's current outgoing message fared, written by that receiver. */
   _Atomic uint32_t sc_receiver_status;
+  struct hw_vclock clock HW_ALIGNED;
 };
 
 struct hw_tas {
   _Atomic int32_t locked HW_ALIGNED; /* one test-and-set register per core */
   _Atomic int32_t waiters;
+  _Atomic uint64_t free_ps; /* model mode: virtual time of the last release */
+};
+
+/* Model mode: the voltage levels a domain went through, in virtual time. */
+#define HW_VLOG_ENTRIES 64
+struct hw_vlog {
+  _Atomic int32_t n; /* entries written (may exceed HW_VLOG_ENTRIES: later ones are dropped) */
+  struct {
+    uint64_t t_ps;
+    int32_t vlevel;
+  } e[HW_VLOG_ENTRIES];
 };
 
 struct hw_config {
@@ -107,6 +133,12 @@ struct hw_header {
   int32_t asym_fence;     /* writers skip the fence; sleepers use membarrier (wait.h) */
   int32_t tagged_flags;   /* short messages ride in the sent flag's line (seed 004 section V) */
   int32_t scheme;         /* enum hw_scheme */
+  int32_t model;          /* virtual clocks and the power model (rccerun --model) */
+  int32_t initial_vlevel; /* every domain's voltage level at the start */
+  /* Model mode: one time stamp per bit of every MPB line (flags and
+   * barriers carry their writer's virtual time, docs/model.md), and the
+   * voltage log of every domain. */
+  uint64_t stamp_off, stamp_slots_per_line, vlog_off;
   uint64_t ue_off, config_off, tas_off, mpb_off, shared_off, shared_bytes, total_bytes;
   _Atomic int32_t flag_mode;  /* set by the first UE to initialise */
   _Atomic int32_t iface;
@@ -128,6 +160,7 @@ struct hw_job_params {
   int asym_fence;
   int tagged_flags;
   int scheme;
+  int model;
 };
 
 /* A mapping of a job segment in this process. */
@@ -163,6 +196,15 @@ static inline struct hw_tas *hw_tas(const struct hw_job *j, int core) {
 }
 static inline unsigned char *hw_mpb(const struct hw_job *j, int core) {
   return j->base + j->hdr->mpb_off + (size_t)core * (size_t)j->hdr->chip.mpb_bytes_per_core;
+}
+/* Model mode: the time stamp of one bit (slot) of one line of core's MPB. */
+static inline _Atomic uint64_t *hw_stamp(const struct hw_job *j, int core, uint64_t line, uint64_t slot) {
+  const struct hw_header *h = j->hdr;
+  uint64_t lines = (uint64_t)h->chip.mpb_bytes_per_core / (uint64_t)h->chip.line_bytes;
+  return (_Atomic uint64_t *)(j->base + h->stamp_off) + (((uint64_t)core * lines + line) * h->stamp_slots_per_line + slot);
+}
+static inline struct hw_vlog *hw_vlog(const struct hw_job *j, int domain) {
+  return (struct hw_vlog *)(j->base + j->hdr->vlog_off) + domain;
 }
 static inline unsigned char *hw_shared(const struct hw_job *j) { return j->base + j->hdr->shared_off; }
 

@@ -71,6 +71,7 @@ int ircce_any_source_cancel(iRCCE_RECV_REQUEST *r) {
 }
 
 int iRCCE_iprobe(int source, int *test, int *src) {
+  TIMING_SCOPE();
   if (source != iRCCE_ANY_SOURCE) {
     int rc = rcce_check_basic_peer(source, "iRCCE_iprobe");
     if (rc != RCCE_SUCCESS) return rc;
@@ -93,6 +94,7 @@ static int probe_can_move(void *p) {
 }
 
 int iRCCE_probe(int source, int *src) {
+  TIMING_SCOPE();
   struct probe_arg a = {source};
   struct hw_wait_desc why = {.kind = HW_WAIT_RECV, .peer = source};
   for (;;) {

@@ -31,7 +31,7 @@ static int multicast(const char *buf, size_t size) {
     return rcce_error(RCCE_DEBUG_COMM, RCCE_ERROR_MALLOC, "iRCCE_msend", "out of memory");
   }
   struct rcce_msg_info m = {.size = size, .sender_addr = (uint64_t)(uintptr_t)buf};
-  memcpy((void *)RCCE_buff_ptr, buf, size);
+  rcce_mpb_write(RCCE_buff_ptr, buf, size);
   for (int u = 0; u < rcce_g.nue; u++) {
     if (u == rcce_g.ue) continue;
     rcce_count_message(1, size, 1);
@@ -41,11 +41,14 @@ static int multicast(const char *buf, size_t size) {
   struct acks a = {links, value};
   struct hw_wait_desc why = {.kind = HW_WAIT_SEND, .peer = (rcce_g.ue + 1) % rcce_g.nue};
   if (!all_acked(&a)) hw_wait_cond(&rcce_g.job, rcce_g.ue, all_acked, &a, &why);
+  for (int u = 0; u < rcce_g.nue; u++)
+    if (u != rcce_g.ue) rcce_iflag_seen(links[u].ready, rcce_g.ue);
   free(links), free(value);
   return RCCE_SUCCESS;
 }
 
 int iRCCE_msend(char *privbuf, ssize_t size) {
+  TIMING_SCOPE();
   if (size < 0) return rcce_error(RCCE_DEBUG_COMM, RCCE_ERROR_MESSAGE_LENGTH, "iRCCE_msend", "size %zd", size);
   if (!rcce_g.initialized || rcce_g.gory)
     return rcce_error(RCCE_DEBUG_COMM, RCCE_ERROR_COMM_UNDEFINED, "iRCCE_msend", "RCCE_init of the basic interface not done");
@@ -61,6 +64,7 @@ int iRCCE_msend(char *privbuf, ssize_t size) {
 int iRCCE_mrecv(char *privbuf, ssize_t size, int source) { return iRCCE_srecv(privbuf, size, source); }
 
 int iRCCE_mcast(char *buf, size_t size, int root) {
+  TIMING_SCOPE();
   int rc = rcce_check_ue(root, "iRCCE_mcast");
   if (rc != RCCE_SUCCESS) return rc;
   return root == rcce_g.ue ? iRCCE_msend(buf, (ssize_t)size) : iRCCE_mrecv(buf, (ssize_t)size, root);

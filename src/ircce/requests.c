@@ -36,6 +36,7 @@ static int check_reusable(struct ircce_engine *e, int pending_unbound, const cha
 }
 
 int iRCCE_isend(char *privbuf, ssize_t size, int dest, iRCCE_SEND_REQUEST *request) {
+  TIMING_SCOPE();
   int rc = check_start(dest, size, 0, "iRCCE_isend");
   if (rc == RCCE_SUCCESS && request) rc = check_reusable(ircce_send_engine(request), 0, "iRCCE_isend");
   if (rc != RCCE_SUCCESS) return rc;
@@ -51,6 +52,7 @@ int iRCCE_isend(char *privbuf, ssize_t size, int dest, iRCCE_SEND_REQUEST *reque
   struct rcce_link l = rcce_basic_send_link(dest);
   e->magic = IRCCE_STARTED;
   e->bound = 1;
+  timing_message_call();
   rcce_xfer_start(&e->xfer, privbuf, (size_t)size, rcce_basic_buff_off(), RCCE_chunk, &l, dest, 1, 0);
   request->finished = rcce_xfer_submit(&e->xfer);
   return request->finished ? iRCCE_SUCCESS : iRCCE_PENDING;
@@ -69,6 +71,7 @@ int ircce_recv_bind(iRCCE_RECV_REQUEST *request, int source) {
 }
 
 int iRCCE_irecv(char *privbuf, ssize_t size, int source, iRCCE_RECV_REQUEST *request) {
+  TIMING_SCOPE();
   int any = source == iRCCE_ANY_SOURCE;
   int rc = check_start(source, size, 1, "iRCCE_irecv");
   if (rc == RCCE_SUCCESS && request) rc = check_reusable(ircce_recv_engine(request), ircce_any_source_posted(request), "iRCCE_irecv");
@@ -85,6 +88,7 @@ int iRCCE_irecv(char *privbuf, ssize_t size, int source, iRCCE_RECV_REQUEST *req
   struct ircce_engine *e = ircce_recv_engine(r);
   e->magic = IRCCE_STARTED;
   e->bound = 0;
+  timing_message_call();
   if (any) {
     r->source = iRCCE_ANY_SOURCE;
     r->combuf = NULL;
@@ -98,10 +102,12 @@ int iRCCE_irecv(char *privbuf, ssize_t size, int source, iRCCE_RECV_REQUEST *req
 }
 
 int iRCCE_issend(char *privbuf, ssize_t size, int dest, iRCCE_SEND_REQUEST *request) {
+  TIMING_SCOPE();
   return iRCCE_isend(privbuf, size, dest, request); /* iRCCE sends are synchronous already */
 }
 
 int iRCCE_isrecv(char *privbuf, ssize_t size, int source, iRCCE_RECV_REQUEST *request) {
+  TIMING_SCOPE();
   return iRCCE_irecv(privbuf, size, source, request);
 }
 
@@ -130,17 +136,20 @@ static int any_recv_queued(void) {
 }
 
 int iRCCE_isend_push(void) {
+  TIMING_SCOPE();
   rcce_xfer_progress();
   return rcce_g.send_queue ? iRCCE_PENDING : iRCCE_SUCCESS;
 }
 
 int iRCCE_irecv_push(void) {
+  TIMING_SCOPE();
   rcce_xfer_progress();
   return any_recv_queued() ? iRCCE_PENDING : iRCCE_SUCCESS;
 }
 
 /* test: without a request, whether every request of that direction is done. */
 int iRCCE_isend_test(iRCCE_SEND_REQUEST *request, int *test) {
+  TIMING_SCOPE();
   rcce_xfer_progress();
   int f = request ? ircce_send_finished(request, "iRCCE_isend_test") : !rcce_g.send_queue;
   if (f < 0) return iRCCE_ERROR;
@@ -149,6 +158,7 @@ int iRCCE_isend_test(iRCCE_SEND_REQUEST *request, int *test) {
 }
 
 int iRCCE_irecv_test(iRCCE_RECV_REQUEST *request, int *test) {
+  TIMING_SCOPE();
   rcce_xfer_progress();
   int f = request ? ircce_recv_finished(request, "iRCCE_irecv_test") : !any_recv_queued();
   if (f < 0) return iRCCE_ERROR;
@@ -158,6 +168,7 @@ int iRCCE_irecv_test(iRCCE_RECV_REQUEST *request, int *test) {
 }
 
 int iRCCE_isend_wait(iRCCE_SEND_REQUEST *request) {
+  TIMING_SCOPE();
   if (!request) {
     rcce_xfer_drain_sends();
     return iRCCE_SUCCESS;
@@ -169,6 +180,7 @@ int iRCCE_isend_wait(iRCCE_SEND_REQUEST *request) {
 }
 
 int iRCCE_irecv_wait(iRCCE_RECV_REQUEST *request) {
+  TIMING_SCOPE();
   if (!request) {
     while (rcce_g.extra_waiting) rcce_xfer_idle();
     for (int src = 0; src < rcce_g.nue; src++) rcce_xfer_drain_recvs(src);
@@ -198,11 +210,13 @@ static int cancel(struct ircce_engine *e, int *test, const char *where) {
 }
 
 int iRCCE_isend_cancel(iRCCE_SEND_REQUEST *request, int *test) {
+  TIMING_SCOPE();
   if (!request) return iRCCE_NOT_ENQUEUED;
   return cancel(ircce_send_engine(request), test, "iRCCE_isend_cancel");
 }
 
 int iRCCE_irecv_cancel(iRCCE_RECV_REQUEST *request, int *test) {
+  TIMING_SCOPE();
   if (!request) return iRCCE_NOT_ENQUEUED;
   struct ircce_engine *e = ircce_recv_engine(request);
   if (e->magic == IRCCE_STARTED && !e->bound && ircce_any_source_cancel(request)) {
@@ -216,6 +230,7 @@ int iRCCE_irecv_cancel(iRCCE_RECV_REQUEST *request, int *test) {
 /* The blocking pair: the sender asks for the pipelined protocol (iRCCE's
  * two sub-chunks); the receiver follows what the first step says. */
 int iRCCE_ssend(char *privbuf, ssize_t size, int dest) {
+  TIMING_SCOPE();
   int rc = check_start(dest, size, 0, "iRCCE_ssend");
   if (rc != RCCE_SUCCESS) return rc;
   struct rcce_link l = rcce_basic_send_link(dest);
@@ -223,6 +238,7 @@ int iRCCE_ssend(char *privbuf, ssize_t size, int dest) {
 }
 
 static int srecv(char *privbuf, ssize_t size, int source, int *test, const char *where) {
+  TIMING_SCOPE();
   int rc = check_start(source, size, 1, where);
   if (rc != RCCE_SUCCESS) return rc;
   if (source == iRCCE_ANY_SOURCE) return rcce_error(RCCE_DEBUG_COMM, RCCE_ERROR_ID, where, "use iRCCE_irecv for iRCCE_ANY_SOURCE");

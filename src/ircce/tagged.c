@@ -27,6 +27,7 @@ int iRCCE_flag_alloc_tagged(RCCE_FLAG *flag) { return RCCE_flag_alloc(flag); }
 int iRCCE_get_max_tagged_len(void) { return RCCE_TAG_BYTES; }
 
 int iRCCE_flag_write_tagged(RCCE_FLAG *flag, RCCE_FLAG_STATUS val, int ID, void *tag, int len) {
+  TIMING_SCOPE();
   unsigned char *line = NULL;
   int rc = tag_line(flag ? *flag : NULL, ID, tag ? len : 0, "iRCCE_flag_write_tagged", &line);
   if (rc != RCCE_SUCCESS) return rc;
@@ -38,6 +39,7 @@ int iRCCE_flag_write_tagged(RCCE_FLAG *flag, RCCE_FLAG_STATUS val, int ID, void 
 }
 
 int iRCCE_flag_read_tagged(RCCE_FLAG flag, RCCE_FLAG_STATUS *val, int ID, void *tag, int len) {
+  TIMING_SCOPE();
   unsigned char *line = NULL;
   int rc = tag_line(flag, ID, tag ? len : 0, "iRCCE_flag_read_tagged", &line);
   if (rc == RCCE_SUCCESS) rc = RCCE_flag_read(flag, val, ID);
@@ -46,6 +48,7 @@ int iRCCE_flag_read_tagged(RCCE_FLAG flag, RCCE_FLAG_STATUS *val, int ID, void *
 }
 
 int iRCCE_wait_tagged(RCCE_FLAG flag, RCCE_FLAG_STATUS val, void *tag, int len) {
+  TIMING_SCOPE();
   unsigned char *line = NULL;
   int rc = tag_line(flag, rcce_g.ue, tag ? len : 0, "iRCCE_wait_tagged", &line);
   if (rc == RCCE_SUCCESS) rc = RCCE_wait_until(flag, val);
@@ -54,6 +57,7 @@ int iRCCE_wait_tagged(RCCE_FLAG flag, RCCE_FLAG_STATUS val, void *tag, int len) 
 }
 
 int iRCCE_test_tagged(RCCE_FLAG flag, RCCE_FLAG_STATUS val, int *result, void *tag, int len) {
+  TIMING_SCOPE();
   unsigned char *line = NULL;
   int rc = tag_line(flag, rcce_g.ue, tag ? len : 0, "iRCCE_test_tagged", &line);
   if (rc == RCCE_SUCCESS) rc = RCCE_test_flag(flag, val, result);

@@ -31,6 +31,7 @@ static int elem_finished(const iRCCE_WAIT_LISTELEM *e, const char *where) {
 }
 
 int iRCCE_test_all(iRCCE_WAIT_LIST *list, int *test) {
+  TIMING_SCOPE();
   rcce_xfer_progress();
   int all = 1;
   for (iRCCE_WAIT_LISTELEM *e = list->first; e; e = e->next) {
@@ -43,6 +44,7 @@ int iRCCE_test_all(iRCCE_WAIT_LIST *list, int *test) {
 }
 
 int iRCCE_wait_all(iRCCE_WAIT_LIST *list) {
+  TIMING_SCOPE();
   for (;;) {
     int all = 0, rc = iRCCE_test_all(list, &all);
     if (rc == iRCCE_ERROR) return rc;
@@ -61,6 +63,7 @@ int iRCCE_wait_all(iRCCE_WAIT_LIST *list) {
 /* The first finished request in list order leaves the list; requests added
  * again after completing go to the end, so busy peers cannot starve others. */
 int iRCCE_test_any(iRCCE_WAIT_LIST *list, iRCCE_SEND_REQUEST **sreq, iRCCE_RECV_REQUEST **rreq) {
+  TIMING_SCOPE();
   if (sreq) *sreq = NULL;
   if (rreq) *rreq = NULL;
   if (!list->first) {
@@ -84,6 +87,7 @@ int iRCCE_test_any(iRCCE_WAIT_LIST *list, iRCCE_SEND_REQUEST **sreq, iRCCE_RECV_
 }
 
 int iRCCE_wait_any(iRCCE_WAIT_LIST *list, iRCCE_SEND_REQUEST **sreq, iRCCE_RECV_REQUEST **rreq) {
+  TIMING_SCOPE();
   for (;;) {
     int rc = iRCCE_test_any(list, sreq, rreq);
     if (rc != iRCCE_PENDING) return rc;

@@ -25,6 +25,9 @@ static const char usage[] =
     "  --no-single-copy       move large messages in MPB chunks only\n"
     "  --flags normal|tagged  tagged: messages up to 28 bytes travel inside the sent flag (big flags)\n"
     "  --scheme lprg|rplg     local-put/remote-get (default, RCCE's) or remote-put/local-get\n"
+    "  --model scc|none       model mode: virtual SCC time, power and energy (constants from --chip)\n"
+    "  --compute-slowdown X   model mode: P54C time / host time of computation (default: the chip's; 0: none)\n"
+    "  --job-dir DIR          where model mode writes summary.json and power.csv (default runs/JOB-ID)\n"
     "  -h, --help             this text\n";
 
 static int fail(const char *fmt, const char *arg) {
@@ -139,6 +142,7 @@ int launch_parse(int argc, char **argv, struct launch_options *o) {
   long nue = 0;
   const char *chip = "scc", *clock = NULL, *cores = NULL, *hostfile = NULL;
   unsigned long long shared = DEFAULT_SHARED_BYTES;
+  double slowdown = -1;
   static int core_list[HW_MAX_UES];
   int ncores_listed = 0, i = 1;
   for (; i < argc; i++) {
@@ -159,6 +163,27 @@ int launch_parse(int argc, char **argv, struct launch_options *o) {
     }
     if (!strcmp(a, "--no-single-copy")) {
       o->job.single_copy = 0;
+      continue;
+    }
+    if (!strcmp(a, "--model")) {
+      if (!next || (strcmp(next, "scc") && strcmp(next, "none")))
+        return fail("--model takes scc or none, got '%s'", next ? next : "nothing");
+      i++;
+      o->job.model = !strcmp(next, "scc");
+      continue;
+    }
+    if (!strcmp(a, "--compute-slowdown")) {
+      char *end = NULL;
+      slowdown = next ? strtod(next, &end) : -1;
+      if (!next || *end || !(slowdown >= 0))
+        return fail("--compute-slowdown needs a number >= 0, got '%s'", next ? next : "nothing");
+      i++;
+      continue;
+    }
+    if (!strcmp(a, "--job-dir")) {
+      if (!next || !*next) return fail("%s", "--job-dir needs a directory");
+      i++;
+      o->job_dir = next;
       continue;
     }
     if (!strcmp(a, "--flags") || !strcmp(a, "--scheme")) {
@@ -193,6 +218,7 @@ int launch_parse(int argc, char **argv, struct launch_options *o) {
   if (i >= argc) return fail("%s", "missing the program to run");
   char err[256];
   if (chip_load(chip, &o->job.chip, err, sizeof err)) return fail("%s", err);
+  if (slowdown >= 0) o->job.chip.time.compute_slowdown = slowdown;
   int chip_cores = chip_num_cores(&o->job.chip);
   if (nue > chip_cores) {
     char msg[160];
@@ -241,6 +267,9 @@ int launch_parse(int argc, char **argv, struct launch_options *o) {
     o->job.initial_divider = div;
   }
   o->job.shared_bytes = shared;
+  /* Model mode moves every message through the MPB as the SCC did: the
+   * host's single-copy shortcut would skip the chunks the model charges. */
+  if (o->job.model) o->job.single_copy = 0;
   if (resolve_program(argv[i], o->app_path, sizeof o->app_path) != 0)
     return fail("cannot execute program '%s' (not found or not executable)", argv[i]);
   o->app = o->app_path;

@@ -9,6 +9,7 @@ struct launch_options {
   struct hw_job_params job;
   int have_cores;
   double timeout_s;       /* 0: none */
+  const char *job_dir;    /* --job-dir, or NULL */
   const char *app;        /* resolved path of the program */
   char **app_argv;        /* argv for the UEs, app_argv[0] = program */
   char app_path[4096];

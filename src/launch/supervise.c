@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "../hw/wait.h"
+#include "model_summary.h"
 #include "report.h"
 
 #define TICK_MS 50
@@ -254,6 +255,7 @@ int launch_run(const struct launch_options *o) {
   int rc = spawn(&r, &orig);
   if (!rc) rc = supervise(&r, &watched);
   stop_all(&r);
+  if (rc == RCCERUN_OK && p.model && model_summary_write(o, &r.job) != 0) rc = RCCERUN_SETUP;
   hw_job_unlink(&r.job);
   hw_job_detach(&r.job);
   close(r.job.fd);

@@ -14,6 +14,7 @@ int rcce_check_basic_peer(int peer, const char *where) {
 }
 
 int RCCE_send(char *privbuf, size_t size, int dest) {
+  TIMING_SCOPE();
   int rc = rcce_check_basic_peer(dest, "RCCE_send");
   if (rc != RCCE_SUCCESS) return rc;
   if (!privbuf && size) return rcce_error(RCCE_DEBUG_COMM, RCCE_ERROR_SOURCE, "RCCE_send", "NULL buffer");
@@ -22,6 +23,7 @@ int RCCE_send(char *privbuf, size_t size, int dest) {
 }
 
 int RCCE_recv(char *privbuf, size_t size, int source) {
+  TIMING_SCOPE();
   int rc = rcce_check_basic_peer(source, "RCCE_recv");
   if (rc != RCCE_SUCCESS) return rc;
   if (!privbuf && size) return rcce_error(RCCE_DEBUG_COMM, RCCE_ERROR_TARGET, "RCCE_recv", "NULL buffer");
@@ -30,6 +32,7 @@ int RCCE_recv(char *privbuf, size_t size, int source) {
 }
 
 int RCCE_recv_test(char *privbuf, size_t size, int source, int *test) {
+  TIMING_SCOPE();
   int rc = rcce_check_basic_peer(source, "RCCE_recv_test");
   if (rc != RCCE_SUCCESS) return rc;
   if ((!privbuf && size) || !test)
@@ -39,6 +42,7 @@ int RCCE_recv_test(char *privbuf, size_t size, int source, int *test) {
 }
 
 int RCCE_peek(char *privbuf, size_t size, int source) {
+  TIMING_SCOPE();
   int rc = rcce_check_basic_peer(source, "RCCE_peek");
   if (rc != RCCE_SUCCESS) return rc;
   if (!privbuf && size) return rcce_error(RCCE_DEBUG_COMM, RCCE_ERROR_TARGET, "RCCE_peek", "NULL buffer");
@@ -72,6 +76,7 @@ static int from_big_ptr(RCCE_FLAG *f, struct rcce_iflag *out) {
 }
 
 #define GORY_PROLOGUE(where, peer, CONVERT)                                                             \
+  TIMING_SCOPE();                                                                                       \
   struct gory_args g = {.link.seq = NULL};                                                              \
   int rc = gory_check(where, peer, combuf, chunk, CONVERT(ready, &g.link.ready), CONVERT(sent, &g.link.sent), \
                       &g);                                                                              \

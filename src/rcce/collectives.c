@@ -77,11 +77,14 @@ static int reduce_general(char *inbuf, char *outbuf, int num, int type, int op, 
   int reader = everywhere || comm->my_rank == root;
   for (size_t off = 0; off < bytes; off += piece) {
     size_t n = bytes - off < piece ? bytes - off : piece;
-    memcpy((void *)RCCE_buff_ptr, inbuf + off, n);
+    rcce_mpb_write(RCCE_buff_ptr, inbuf + off, n);
     RCCE_barrier(comm);
     if (reader) {
-      memcpy(outbuf + off, buffer_of(comm->member[0]), n);
-      for (int r = 1; r < comm->size; r++) combine(outbuf + off, buffer_of(comm->member[r]), n / ts, type, op);
+      rcce_mpb_read(outbuf + off, buffer_of(comm->member[0]), n);
+      for (int r = 1; r < comm->size; r++) {
+        combine(outbuf + off, buffer_of(comm->member[r]), n / ts, type, op);
+        timing_mpb_copy(buffer_of(comm->member[r]), n, 0);
+      }
     }
     RCCE_barrier(comm);
   }
@@ -89,14 +92,17 @@ static int reduce_general(char *inbuf, char *outbuf, int num, int type, int op, 
 }
 
 int RCCE_reduce(char *inbuf, char *outbuf, int num, int type, int op, int root, RCCE_COMM comm) {
+  TIMING_SCOPE();
   return reduce_general(inbuf, outbuf, num, type, op, root, 0, &comm, "RCCE_reduce");
 }
 
 int RCCE_allreduce(char *inbuf, char *outbuf, int num, int type, int op, RCCE_COMM comm) {
+  TIMING_SCOPE();
   return reduce_general(inbuf, outbuf, num, type, op, 0, 1, &comm, "RCCE_allreduce");
 }
 
 int RCCE_bcast(char *buf, size_t num, int root, RCCE_COMM comm) {
+  TIMING_SCOPE();
   int rc = check(&comm, root, "RCCE_bcast");
   if (rc != RCCE_SUCCESS) return rc;
   int root_ue = comm.member[root];
@@ -106,9 +112,9 @@ int RCCE_bcast(char *buf, size_t num, int root, RCCE_COMM comm) {
       if (r != root) rc = RCCE_send(buf, num, comm.member[r]);
     return rc;
   }
-  if (comm.my_rank == root) memcpy((void *)RCCE_buff_ptr, buf, num);
+  if (comm.my_rank == root) rcce_mpb_write(RCCE_buff_ptr, buf, num);
   RCCE_barrier(&comm);
-  if (comm.my_rank != root) memcpy(buf, buffer_of(root_ue), num);
+  if (comm.my_rank != root) rcce_mpb_read(buf, buffer_of(root_ue), num);
   RCCE_barrier(&comm);
   return RCCE_SUCCESS;
 }

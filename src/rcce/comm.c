@@ -52,22 +52,26 @@ static int check_comm(const RCCE_COMM *comm, const char *where) {
 }
 
 int RCCE_barrier(RCCE_COMM *comm) {
+  TIMING_SCOPE();
   int rc = check_comm(comm, "RCCE_barrier");
   if (rc != RCCE_SUCCESS) return rc;
   rcce_counters()->barriers++;
   if (comm->size == 1) return RCCE_SUCCESS;
   volatile uint32_t *count = barrier_words(comm), *gen = count + 1;
   uint32_t g = __atomic_load_n(gen, __ATOMIC_ACQUIRE);
+  timing_barrier_arrive(count, g); /* before counting in: the last one sees every arrival */
   if (__atomic_fetch_add(count, 1, __ATOMIC_ACQ_REL) == (uint32_t)comm->size - 1) {
     __atomic_store_n(count, 0, __ATOMIC_RELAXED);
     __atomic_store_n(gen, g + 1, __ATOMIC_RELEASE);
     hw_wake_word(gen);
+    timing_barrier_leave(count, g);
     return RCCE_SUCCESS;
   }
   struct hw_wait_desc why = {.kind = HW_WAIT_BARRIER, .peer = -1, .comm_size = comm->size,
                              .comm_label = comm->label};
   for (int i = 0; i < 4; i++) why.comm_members[i] = i < comm->size ? comm->member[i] : -1;
   hw_wait_change(&rcce_g.job, rcce_g.ue, gen, g, &why);
+  timing_barrier_leave(count, g);
   return RCCE_SUCCESS;
 }
 
@@ -78,6 +82,7 @@ int RCCE_global_color(int rank, void *nothing) {
 }
 
 int RCCE_comm_split(int (*color)(int, void *), void *aux, RCCE_COMM *comm) {
+  TIMING_SCOPE();
   static int members[RCCE_MAXNP];
   if (!color || !comm) return rcce_error(RCCE_DEBUG_COMM, RCCE_ERROR_COMM_UNDEFINED, "RCCE_comm_split", "NULL argument");
   int mine = color(rcce_g.ue, aux), n = 0;

@@ -74,8 +74,12 @@ int rcce_iflag_free(struct rcce_iflag f) {
   return RCCE_SUCCESS;
 }
 
+/* The value a flag's bits hold, as stamped by the timing layer. */
+static int flag_slot(struct rcce_iflag f) { return f.bit < 0 ? 0 : f.bit; }
+
 void rcce_iflag_write(struct rcce_iflag f, int val, int ue) {
   volatile uint32_t *w = flag_word(f, ue);
+  if (timing_enabled) timing_flag_write(w, flag_slot(f), (uint32_t)val);
   if (f.bit < 0) __atomic_store_n(w, (uint32_t)val, __ATOMIC_RELEASE);
   else if (val) __atomic_or_fetch(w, flag_mask(f), __ATOMIC_RELEASE);
   else __atomic_and_fetch(w, ~flag_mask(f), __ATOMIC_RELEASE);
@@ -90,6 +94,12 @@ static uint32_t flag_bits(struct rcce_iflag f, int val) { return f.bit < 0 ? (ui
 int rcce_iflag_read(struct rcce_iflag f, int ue) {
   uint32_t w = __atomic_load_n(flag_word(f, ue), __ATOMIC_ACQUIRE);
   return f.bit < 0 ? (int)w : (w & flag_mask(f)) != 0;
+}
+
+int rcce_iflag_seen(struct rcce_iflag f, int ue) {
+  int v = rcce_iflag_read(f, ue);
+  if (timing_enabled) timing_flag_seen(flag_word(f, ue), flag_slot(f), (uint32_t)v);
+  return v;
 }
 
 void rcce_iflag_wait(struct rcce_iflag f, int val, const struct hw_wait_desc *why) {
@@ -151,7 +161,7 @@ static int do_read(int rc, struct rcce_iflag f, RCCE_FLAG_STATUS *val, int ID, c
   if (rc != RCCE_SUCCESS) return rcce_error(RCCE_DEBUG_SYNCH, rc, where, "flag not usable");
   if (!val) return rcce_error(RCCE_DEBUG_SYNCH, RCCE_ERROR_VAL_UNDEFINED, where, "NULL value pointer");
   if ((rc = rcce_check_ue(ID, where)) != RCCE_SUCCESS) return rc;
-  *val = rcce_iflag_read(f, ID);
+  *val = rcce_iflag_seen(f, ID);
   /* A program polling a flag in a loop must not starve the UE that will set
    * it when UEs outnumber host cores: yield now and then. */
   if (++rcce_g.flag_reads_unchanged % 256 == 0 && rcce_g.job.hdr->oversubscribed) sched_yield();
@@ -163,6 +173,7 @@ static int do_wait(int rc, struct rcce_iflag f, RCCE_FLAG_STATUS val, const char
   if (!flag_status_ok(val)) return rcce_error(RCCE_DEBUG_SYNCH, RCCE_ERROR_FLAG_STATUS_UNDEFINED, where, "value %d", val);
   struct hw_wait_desc why = {.kind = HW_WAIT_FLAG, .peer = -1, .mpb_offset = f.off, .value = val};
   rcce_iflag_wait(f, val, &why);
+  rcce_iflag_seen(f, rcce_g.ue);
   return RCCE_SUCCESS;
 }
 
@@ -170,7 +181,7 @@ static int do_test(int rc, struct rcce_iflag f, RCCE_FLAG_STATUS val, int *resul
   if (rc != RCCE_SUCCESS) return rcce_error(RCCE_DEBUG_SYNCH, rc, where, "flag not usable");
   if (!flag_status_ok(val)) return rcce_error(RCCE_DEBUG_SYNCH, RCCE_ERROR_FLAG_STATUS_UNDEFINED, where, "value %d", val);
   if (!result) return rcce_error(RCCE_DEBUG_SYNCH, RCCE_ERROR_VAL_UNDEFINED, where, "NULL result pointer");
-  *result = rcce_iflag_read(f, rcce_g.ue) == val;
+  *result = rcce_iflag_seen(f, rcce_g.ue) == val;
   return RCCE_SUCCESS;
 }
 
@@ -191,28 +202,33 @@ int RCCE_flag_free(RCCE_FLAG *flag) {
 }
 
 int RCCE_flag_write(RCCE_FLAG *flag, RCCE_FLAG_STATUS val, int ID) {
+  TIMING_SCOPE();
   struct rcce_iflag f = {0, -1};
   int rc = flag ? rcce_iflag_from_big(*flag, &f) : RCCE_ERROR_FLAG_UNDEFINED;
   return do_write(rc, f, val, ID, "RCCE_flag_write");
 }
 
 int RCCE_flag_read(RCCE_FLAG flag, RCCE_FLAG_STATUS *val, int ID) {
+  TIMING_SCOPE();
   struct rcce_iflag f = {0, -1};
   return do_read(rcce_iflag_from_big(flag, &f), f, val, ID, "RCCE_flag_read");
 }
 
 int RCCE_wait_until(RCCE_FLAG flag, RCCE_FLAG_STATUS val) {
+  TIMING_SCOPE();
   struct rcce_iflag f = {0, -1};
   return do_wait(rcce_iflag_from_big(flag, &f), f, val, "RCCE_wait_until");
 }
 
 int RCCE_test_flag(RCCE_FLAG flag, RCCE_FLAG_STATUS val, int *result) {
+  TIMING_SCOPE();
   struct rcce_iflag f = {0, -1};
   return do_test(rcce_iflag_from_big(flag, &f), f, val, result, "RCCE_test_flag");
 }
 
 int RCCE_test_flag_singlebit(rcce_sbflag flag, RCCE_FLAG_STATUS val, int *result);
 int RCCE_test_flag_singlebit(rcce_sbflag flag, RCCE_FLAG_STATUS val, int *result) {
+  TIMING_SCOPE();
   struct rcce_iflag f = {0, 0};
   return do_test(rcce_iflag_from_sb(&flag, &f), f, val, result, "RCCE_test_flag");
 }
@@ -241,16 +257,19 @@ int RCCE_flag_free_singlebit(rcce_sbflag *flag) {
 }
 
 int RCCE_flag_write_singlebit(rcce_sbflag *flag, RCCE_FLAG_STATUS val, int ID) {
+  TIMING_SCOPE();
   struct rcce_iflag f = {0, 0};
   return do_write(rcce_iflag_from_sb(flag, &f), f, val, ID, "RCCE_flag_write");
 }
 
 int RCCE_flag_read_singlebit(rcce_sbflag flag, RCCE_FLAG_STATUS *val, int ID) {
+  TIMING_SCOPE();
   struct rcce_iflag f = {0, 0};
   return do_read(rcce_iflag_from_sb(&flag, &f), f, val, ID, "RCCE_flag_read");
 }
 
 int RCCE_wait_until_singlebit(rcce_sbflag flag, RCCE_FLAG_STATUS val) {
+  TIMING_SCOPE();
   struct rcce_iflag f = {0, 0};
   return do_wait(rcce_iflag_from_sb(&flag, &f), f, val, "RCCE_wait_until");
 }

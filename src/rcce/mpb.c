@@ -59,11 +59,11 @@ static int copy_one_sided(t_vcharp mpb_addr, t_vcharp priv, int num_bytes, int I
   unsigned char *mpb = rcce_mpb_of(ID) + off;
   struct hw_counters *c = rcce_counters();
   if (to_mpb) {
-    memcpy(mpb, (const void *)priv, (size_t)num_bytes);
+    rcce_mpb_write(mpb, (const void *)priv, (size_t)num_bytes);
     c->puts++;
     c->put_bytes += (uint64_t)num_bytes;
   } else {
-    memcpy((void *)priv, mpb, (size_t)num_bytes);
+    rcce_mpb_read((void *)priv, mpb, (size_t)num_bytes);
     c->gets++;
     c->get_bytes += (uint64_t)num_bytes;
   }
@@ -71,9 +71,11 @@ static int copy_one_sided(t_vcharp mpb_addr, t_vcharp priv, int num_bytes, int I
 }
 
 int RCCE_put(t_vcharp target, t_vcharp source, int num_bytes, int ID) {
+  TIMING_SCOPE();
   return copy_one_sided(target, source, num_bytes, ID, 1);
 }
 
 int RCCE_get(t_vcharp target, t_vcharp source, int num_bytes, int ID) {
+  TIMING_SCOPE();
   return copy_one_sided(source, target, num_bytes, ID, 0);
 }

@@ -27,7 +27,7 @@ int rcce_peek_general(char *priv, size_t n, int src) {
   }
   size_t first = m.mode & RCCE_MSG_PIPELINED ? rcce_pipeline_half(RCCE_chunk) : RCCE_chunk;
   if (!rcce_g.rplg && !(m.mode & RCCE_MSG_SINGLE_COPY) && n <= first) {
-    memcpy(priv, rcce_mpb_of(src) + rcce_basic_buff_off(), n);
+    rcce_mpb_read(priv, rcce_mpb_of(src) + rcce_basic_buff_off(), n);
     return RCCE_SUCCESS;
   }
   struct iovec local = {priv, n}, remote = {(void *)(uintptr_t)m.sender_addr, n};

@@ -5,7 +5,9 @@
  * voltage domain changes the domain; the lowest voltage level whose cap
  * admits the frequency is chosen; frequency goes down before voltage and up
  * after it; one voltage request per domain in flight.  Native mode applies
- * changes at once; the timing model (later) charges the modeled latency.
+ * changes at once; model mode charges a divider write and makes
+ * RCCE_wait_power wait for the voltage change's modeled latency (the new
+ * voltage counts from then on), with the request's start time in start_cycle.
  */
 #include "rcce_internal.h"
 
@@ -18,6 +20,7 @@ int RCCE_power_domain_master(void) { return RCCE_P_COMM.member[0]; }
 int RCCE_power_domain_size(void) { return RCCE_P_COMM.size; }
 
 static void set_domain_dividers(int divider) {
+  timing_frequency_change();
   struct hw_config *cfg = hw_config(&rcce_g.job);
   for (int i = 0; i < RCCE_P_COMM.size; i++) {
     int tile = chip_tile_of_core(chip(), hw_ue(&rcce_g.job, RCCE_P_COMM.member[i])->core);
@@ -26,6 +29,7 @@ static void set_domain_dividers(int divider) {
 }
 
 int RCCE_iset_power(int freq_div, RCCE_REQUEST *req, int *new_freq_div, int *new_voltage_level) {
+  TIMING_SCOPE();
   const char *where = "RCCE_iset_power";
   if (RCCE_power_domain_master() != rcce_g.ue)
     return rcce_error(RCCE_DEBUG_RPC, RCCE_ERROR_ID, where, "UE %d is not the master of power domain %d", rcce_g.ue,
@@ -46,7 +50,7 @@ int RCCE_iset_power(int freq_div, RCCE_REQUEST *req, int *new_freq_div, int *new
   req->old_frequency_divider = __atomic_load_n(&cfg->tile_divider[my_tile], __ATOMIC_ACQUIRE);
   req->new_voltage_level = vl;
   req->new_frequency_divider = freq_div;
-  req->start_cycle = 0;
+  req->start_cycle = (long long)timing_voltage_request(); /* model mode: picoseconds */
   req->release = 1;
   /* Lowering the frequency happens before the voltage drops. */
   if (freq_div >= req->old_frequency_divider) set_domain_dividers(freq_div);
@@ -56,10 +60,12 @@ int RCCE_iset_power(int freq_div, RCCE_REQUEST *req, int *new_freq_div, int *new
 }
 
 int RCCE_wait_power(RCCE_REQUEST *req) {
+  TIMING_SCOPE();
   if (!req || !req->release)
     return rcce_error(RCCE_DEBUG_RPC, RCCE_ERROR_NO_ACTIVE_RPC_REQUEST, "RCCE_wait_power", "no request started");
   struct hw_config *cfg = hw_config(&rcce_g.job);
   int d = my_domain();
+  timing_voltage_wait((uint64_t)req->start_cycle, d, req->new_voltage_level);
   __atomic_store_n(&cfg->domain_vlevel[d], req->new_voltage_level, __ATOMIC_RELEASE);
   /* Raising the frequency happens after the voltage has risen. */
   if (req->new_frequency_divider < req->old_frequency_divider) set_domain_dividers(req->new_frequency_divider);
@@ -69,6 +75,7 @@ int RCCE_wait_power(RCCE_REQUEST *req) {
 }
 
 int RCCE_set_frequency_divider(int freq_div, int *new_freq_div) {
+  TIMING_SCOPE();
   const char *where = "RCCE_set_frequency_divider";
   if (freq_div < chip()->divider_min || freq_div > chip()->divider_max)
     return rcce_error(RCCE_DEBUG_RPC, RCCE_ERROR_FDIVIDER, where, "divider %d outside %d..%d", freq_div,
@@ -78,6 +85,7 @@ int RCCE_set_frequency_divider(int freq_div, int *new_freq_div) {
   if (chip_tile_mhz(chip(), freq_div) > chip()->vlevel[vl].max_tile_mhz)
     return rcce_error(RCCE_DEBUG_RPC, RCCE_ERROR_FREQ_EXCEEDS_MHZ, where, "%d MHz is above the %d MHz cap of level %d",
                       chip_tile_mhz(chip(), freq_div), chip()->vlevel[vl].max_tile_mhz, vl);
+  timing_frequency_change();
   __atomic_store_n(&cfg->tile_divider[chip_tile_of_core(chip(), rcce_g.core)], freq_div, __ATOMIC_RELEASE);
   if (new_freq_div) *new_freq_div = freq_div;
   return RCCE_SUCCESS;

@@ -11,9 +11,11 @@
 #include "RCCE_lib.h"
 
 #include <stdint.h>
+#include <string.h>
 
 #include "../hw/segment.h"
 #include "../hw/wait.h"
+#include "../timing/timing.h"
 #include "range_alloc.h"
 
 /* The SINGLEBITFLAGS form of RCCE_FLAG (see RCCE.h). */
@@ -76,6 +78,15 @@ int rcce_check_ue(int ue, const char *where);
 int rcce_length_error(const char *where, int src, size_t has, size_t want);
 
 static inline unsigned char *rcce_mpb_of(int ue) { return (unsigned char *)RCCE_comm_buffer[ue]; }
+/* Copies into and out of an MPB: what the timing layer charges by the line. */
+static inline void rcce_mpb_write(volatile void *mpb, const void *src, size_t n) {
+  memcpy((void *)mpb, src, n);
+  timing_mpb_copy(mpb, n, 1);
+}
+static inline void rcce_mpb_read(void *dst, const volatile void *mpb, size_t n) {
+  memcpy(dst, (const void *)mpb, n);
+  timing_mpb_copy(mpb, n, 0);
+}
 static inline struct hw_counters *rcce_counters(void) { return &hw_ue(&rcce_g.job, rcce_g.ue)->counters; }
 /* Count a message sent or received (n = 1), or take one back (n = -1). */
 static inline void rcce_count_message(int sending, size_t size, int n) {
@@ -94,6 +105,9 @@ int rcce_iflag_alloc(struct rcce_iflag *f);
 int rcce_iflag_free(struct rcce_iflag f);
 void rcce_iflag_write(struct rcce_iflag f, int val, int ue);
 int rcce_iflag_read(struct rcce_iflag f, int ue);
+/* Read a flag as a protocol step that consumes it (model mode: the reader
+ * catches up with the writer's stamp and pays the read). */
+int rcce_iflag_seen(struct rcce_iflag f, int ue);
 void rcce_iflag_wait(struct rcce_iflag f, int val, const struct hw_wait_desc *why);
 int rcce_iflag_from_big(RCCE_FLAG f, struct rcce_iflag *out);
 int rcce_iflag_from_sb(const rcce_sbflag *f, struct rcce_iflag *out);

@@ -31,6 +31,7 @@ static int via_queue(char *priv, uint32_t comb_off, size_t chunk, struct rcce_li
 
 int rcce_send_general(const char *priv, uint32_t comb_off, size_t chunk, struct rcce_link *l, size_t size,
                       int dest, int pipelined) {
+  timing_message_call();
   int tagged = rcce_link_tagged(l, size);
   if (rcce_g.queued || (rcce_g.rplg && !tagged) || rcce_single_copy_wanted(size, chunk) ||
       (pipelined && size > chunk))
@@ -45,7 +46,7 @@ int rcce_send_general(const char *priv, uint32_t comb_off, size_t chunk, struct 
   unsigned char *combuf = rcce_mpb_of(rcce_g.ue) + comb_off;
   for (size_t done = 0; done < size;) {
     size_t n = min_size(chunk, size - done);
-    memcpy(combuf, priv + done, n);
+    rcce_mpb_write(combuf, priv + done, n);
     rcce_link_send_step(l, dest, &m, NULL);
     done += n;
   }
@@ -59,6 +60,7 @@ void rcce_first_step_info(const struct rcce_link *l, size_t size, size_t chunk, 
 
 int rcce_recv_general(char *priv, uint32_t comb_off, size_t chunk, struct rcce_link *l, size_t size, int src,
                       int *test) {
+  timing_message_call();
   if (test) {
     rcce_xfer_progress();
     /* a message from src belongs to the requests queued before this call */
@@ -86,7 +88,7 @@ int rcce_recv_general(char *priv, uint32_t comb_off, size_t chunk, struct rcce_l
     size_t n = min_size(chunk, size - done);
     if (done) rcce_link_recv_wait(l, src);
     rcce_link_recv_take(l);
-    memcpy(priv + done, combuf, n);
+    rcce_mpb_read(priv + done, combuf, n);
     rcce_link_recv_ack(l, src);
     done += n;
   }

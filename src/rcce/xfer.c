@@ -106,7 +106,7 @@ static int send_chunk(struct rcce_xfer *x) {
     return 1;
   }
   x->pending = min_size(x->chunk, x->size - x->done);
-  memcpy(x->combuf, x->priv + x->done, x->pending);
+  rcce_mpb_write(x->combuf, x->priv + x->done, x->pending);
   stuck_on(x, x->link.ready, rcce_link_announce(&x->link, x->peer, &x->msg, NULL));
   return 1;
 }
@@ -131,7 +131,7 @@ static int send_pipelined(struct rcce_xfer *x) {
   }
   while (announced < nchunks && announced - x->acked < 2) {
     size_t n = min_size(half, x->size - x->done);
-    memcpy(x->combuf + (announced % 2) * half, x->priv + x->done, n);
+    rcce_mpb_write(x->combuf + (announced % 2) * half, x->priv + x->done, n);
     /* the header goes with the first chunk only: the receiver may be reading it */
     int v = rcce_link_announce(&x->link, x->peer, announced ? NULL : &x->msg, NULL);
     if (!announced) x->first_value = v; /* chunk k is acknowledged with value v + k */
@@ -193,7 +193,7 @@ static int recv_chunk(struct rcce_xfer *x, size_t unit, const unsigned char *fro
   stuck_on(x, x->link.sent, rcce_link_next_value(&x->link));
   if (!rcce_link_arrived(&x->link)) return 0;
   size_t n = min_size(unit, x->size - x->done);
-  memcpy(x->priv + x->done, from, n);
+  rcce_mpb_read(x->priv + x->done, from, n);
   rcce_link_recv_ack(&x->link, x->peer);
   x->done += n;
   if (x->done == x->size) finish(x);

@@ -1,0 +1,14 @@
+/* The power model of the chip layer (docs/model.md): dynamic power of a core
+ * C V^2 f scaled by its activity (seed 000 performance/power paper, "P = C V^2
+ * f"), and a static part per voltage domain proportional to its voltage.  The
+ * constants are fitted in chip_preset.c to scc-reference.md sections 1 and 4. */
+#include "chip.h"
+
+double chip_core_power(const struct chip_desc *c, double volts, int tile_mhz, double activity) {
+  double a = c->power.idle_activity + (1.0 - c->power.idle_activity) * activity;
+  return c->power.core_dynamic * volts * volts * tile_mhz * a;
+}
+
+double chip_domain_static_power(const struct chip_desc *c, double volts) {
+  return c->power.domain_static * volts / c->power.static_ref_volts;
+}

@@ -1,0 +1,152 @@
+/* The virtual clock of one UE (timing.h): computation measured on the host,
+ * communication charged by rcce, waiting for others' stamps, and the core's
+ * dynamic energy over virtual time (docs/model.md). */
+#define _GNU_SOURCE
+#include <stdlib.h>
+#include <time.h>
+
+#include "timing_internal.h"
+
+int timing_enabled;
+struct timing_state timing_g;
+
+static uint64_t host_ns(void) {
+  struct timespec ts;
+  clock_gettime(timing_g.host_clock, &ts);
+  return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+static int tile_mhz(void) {
+  int div = __atomic_load_n(&hw_config(timing_g.job)->tile_divider[timing_g.tile], __ATOMIC_RELAXED);
+  return chip_tile_mhz(timing_g.chip, div);
+}
+
+static double volts(void) {
+  int vl = __atomic_load_n(&hw_config(timing_g.job)->domain_vlevel[timing_g.domain], __ATOMIC_RELAXED);
+  return timing_g.chip->vlevel[vl].volts;
+}
+
+double timing_ps_per_cycle(void) { return 1e6 / tile_mhz(); }
+
+static int cmp_u64(const void *a, const void *b) {
+  uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+  return x < y ? -1 : x > y;
+}
+
+/* The interval between an exit from the runtime and an immediate re-entry
+ * is not zero on the host: the clock reads themselves take time.  Their
+ * median over back-to-back reads is subtracted from every interval, or
+ * the compute_slowdown would magnify it into phantom computation. */
+static uint64_t probe_overhead_ns(void) {
+  enum { N = 1001 };
+  static uint64_t d[N];
+  for (int i = 0; i < N; i++) {
+    uint64_t a = host_ns();
+    d[i] = host_ns() - a;
+  }
+  qsort(d, N, sizeof d[0], cmp_u64);
+  return d[N / 2];
+}
+
+void timing_init(struct hw_job *job, int ue) {
+  timing_enabled = job->hdr->model;
+  if (!timing_enabled) return;
+  timing_g.job = job;
+  timing_g.chip = &job->hdr->chip;
+  timing_g.ue = ue;
+  timing_g.core = hw_ue(job, ue)->core;
+  timing_g.tile = chip_tile_of_core(timing_g.chip, timing_g.core);
+  timing_g.domain = chip_voltage_domain(timing_g.chip, timing_g.core);
+  timing_g.clock = &hw_ue(job, ue)->clock;
+  /* The UE's computation is host time outside the runtime: wall time while
+   * every UE has a host CPU (cheap to read), CPU time of the thread when UEs
+   * outnumber CPUs and are preempted while computing. */
+  timing_g.host_clock = job->hdr->oversubscribed ? CLOCK_THREAD_CPUTIME_ID : CLOCK_MONOTONIC;
+  timing_g.depth = 0;
+  timing_g.probe_ns = probe_overhead_ns();
+  timing_g.clock->running = 1;
+  timing_g.left_ns = host_ns();
+}
+
+void timing_finalize(void) {
+  if (!timing_enabled) return;
+  timing_g.clock->end_ps = timing_g.clock->now_ps;
+  timing_g.clock->running = 0;
+}
+
+/* Add energy e spent over [t0, t1) to the power trace, widening its buckets
+ * (merging neighbours) when the run outgrows them. */
+static void trace_energy(struct hw_vclock *c, uint64_t t0, uint64_t t1, double e) {
+  while ((t1 >> c->bucket_shift) / HW_POWER_BUCKET_PS >= HW_POWER_BUCKETS) {
+    for (int i = 0; i < HW_POWER_BUCKETS / 2; i++) c->bucket_j[i] = c->bucket_j[2 * i] + c->bucket_j[2 * i + 1];
+    for (int i = HW_POWER_BUCKETS / 2; i < HW_POWER_BUCKETS; i++) c->bucket_j[i] = 0;
+    c->bucket_shift++;
+  }
+  uint64_t width = HW_POWER_BUCKET_PS << c->bucket_shift;
+  if (t1 <= t0) {
+    c->bucket_j[t0 / width] += e;
+    return;
+  }
+  for (uint64_t t = t0; t < t1;) {
+    uint64_t b = t / width, end = (b + 1) * width < t1 ? (b + 1) * width : t1;
+    c->bucket_j[b] += e * (double)(end - t) / (double)(t1 - t0);
+    t = end;
+  }
+}
+
+void timing_advance(uint64_t ps, enum timing_kind kind) {
+  struct hw_vclock *c = timing_g.clock;
+  uint64_t t0 = c->now_ps;
+  c->now_ps += ps;
+  if (kind == TIMING_COMPUTE) c->compute_ps += ps;
+  else if (kind == TIMING_COMM) c->comm_ps += ps;
+  else c->wait_ps += ps;
+  /* A running core is active while it waits too: RCCE waits poll the MPB. */
+  double e = chip_core_power(timing_g.chip, volts(), tile_mhz(), 1.0) * (double)ps * 1e-12;
+  c->dynamic_j += e;
+  trace_energy(c, t0, c->now_ps, e);
+}
+
+void timing_enter(void) {
+  if (timing_g.depth++ > 0 || timing_g.chip->time.compute_slowdown == 0) return;
+  uint64_t now = host_ns();
+  uint64_t ns = now > timing_g.left_ns + timing_g.probe_ns ? now - timing_g.left_ns - timing_g.probe_ns : 0;
+  /* Shorter intervals are the glue between two calls (returning, the
+   * caller's loop, calling again): host noise of tens of nanoseconds that
+   * the slowdown would magnify; the call's cost is sw_call_cycles. */
+  if (ns <= timing_g.chip->time.compute_min_ns) return;
+  const struct chip_timing *t = &timing_g.chip->time;
+  /* compute_slowdown is the P54C's time at compute_ref_mhz over the host's;
+   * at another tile clock computation takes proportionally longer. */
+  double ps = (double)ns * 1000.0 * t->compute_slowdown * t->compute_ref_mhz / tile_mhz();
+  timing_advance((uint64_t)(ps + 0.5), TIMING_COMPUTE);
+}
+
+void timing_leave(void) {
+  if (--timing_g.depth > 0 || timing_g.chip->time.compute_slowdown == 0) return;
+  timing_g.left_ns = host_ns();
+}
+
+void timing_message_call(void) {
+  if (timing_enabled) timing_charge(timing_g.chip->time.sw_call_cycles);
+}
+
+double timing_wtime(void) { return (double)timing_g.clock->now_ps * 1e-12; }
+
+void timing_frequency_change(void) {
+  if (timing_enabled) timing_charge(timing_g.chip->time.dvfs_frequency_cycles);
+}
+
+uint64_t timing_voltage_request(void) { return timing_enabled ? timing_g.clock->now_ps : 0; }
+
+void timing_voltage_wait(uint64_t requested_ps, int domain, int vlevel) {
+  if (!timing_enabled) return;
+  uint64_t done = requested_ps + (uint64_t)(timing_g.chip->time.dvfs_voltage_cycles * timing_ps_per_cycle());
+  timing_wait_until(done);
+  struct hw_vlog *log = hw_vlog(timing_g.job, domain);
+  int i = __atomic_fetch_add(&log->n, 1, __ATOMIC_ACQ_REL);
+  if (i < HW_VLOG_ENTRIES) {
+    log->e[i].t_ps = done;
+    log->e[i].vlevel = vlevel;
+  }
+}

@@ -1,0 +1,114 @@
+/* Chip power and energy of a model-mode job (docs/model.md "Power model"):
+ * the cores' dynamic energy kept by each UE's clock, idle cores, each voltage
+ * domain's static power over its voltage history, and the uncore. */
+#include "energy.h"
+
+#include <string.h>
+
+static double level_volts(const struct chip_desc *c, int vl) { return c->vlevel[vl].volts; }
+
+/* Domain d's voltage level at virtual time t (its log is in time order:
+ * only the domain's master changes it). */
+static int vlevel_at(const struct hw_job *j, int d, uint64_t t) {
+  const struct hw_vlog *log = hw_vlog(j, d);
+  int n = __atomic_load_n(&log->n, __ATOMIC_ACQUIRE), vl = j->hdr->initial_vlevel;
+  for (int i = 0; i < n && i < HW_VLOG_ENTRIES && log->e[i].t_ps <= t; i++) vl = log->e[i].vlevel;
+  return vl;
+}
+
+/* Static energy of domain d over [0, t). */
+static double domain_static_j(const struct hw_job *j, int d, uint64_t t) {
+  const struct chip_desc *c = &j->hdr->chip;
+  const struct hw_vlog *log = hw_vlog(j, d);
+  int n = __atomic_load_n(&log->n, __ATOMIC_ACQUIRE), vl = j->hdr->initial_vlevel;
+  uint64_t from = 0;
+  double e = 0;
+  for (int i = 0; i < n && i < HW_VLOG_ENTRIES && log->e[i].t_ps < t; i++) {
+    e += chip_domain_static_power(c, level_volts(c, vl)) * (double)(log->e[i].t_ps - from) * 1e-12;
+    from = log->e[i].t_ps;
+    vl = log->e[i].vlevel;
+  }
+  return e + chip_domain_static_power(c, level_volts(c, vl)) * (double)(t - from) * 1e-12;
+}
+
+/* Power of core `core` while idle, at its domain's final state. */
+static double idle_core_w(const struct hw_job *j, int core, uint64_t t) {
+  const struct chip_desc *c = &j->hdr->chip;
+  int tile = chip_tile_of_core(c, core), d = chip_voltage_domain(c, core);
+  int mhz = chip_tile_mhz(c, __atomic_load_n(&hw_config(j)->tile_divider[tile], __ATOMIC_RELAXED));
+  return chip_core_power(c, level_volts(c, vlevel_at(j, d, t)), mhz, 0.0);
+}
+
+void timing_job_energy(const struct hw_job *j, struct timing_energy *out) {
+  const struct chip_desc *c = &j->hdr->chip;
+  memset(out, 0, sizeof *out);
+  uint64_t t = 0;
+  for (uint32_t u = 0; u < j->hdr->nue; u++)
+    if (hw_ue(j, u)->clock.now_ps > t) t = hw_ue(j, u)->clock.now_ps;
+  out->seconds = (double)t * 1e-12;
+  int ncores = chip_num_cores(c), nd = chip_num_voltage_domains(c);
+  unsigned char used[CHIP_MAX_CORES] = {0};
+  for (uint32_t u = 0; u < j->hdr->nue; u++) {
+    const struct hw_vclock *k = &hw_ue(j, u)->clock;
+    int core = hw_ue(j, u)->core;
+    used[core] = 1;
+    out->dynamic_j += k->dynamic_j + idle_core_w(j, core, t) * (double)(t - k->now_ps) * 1e-12;
+  }
+  for (int core = 0; core < ncores; core++)
+    if (!used[core]) out->dynamic_j += idle_core_w(j, core, t) * out->seconds;
+  for (int d = 0; d < nd; d++) out->static_j += domain_static_j(j, d, t);
+  out->uncore_j = c->power.uncore * out->seconds;
+  out->energy_j = out->dynamic_j + out->static_j + out->uncore_j;
+  out->average_w = out->seconds > 0 ? out->energy_j / out->seconds : 0;
+  out->edp_js = out->energy_j * out->seconds;
+}
+
+int timing_power_trace(const struct hw_job *j, double *watts, int max, double *bucket_s) {
+  const struct chip_desc *c = &j->hdr->chip;
+  int shift = 0;
+  uint64_t t = 0;
+  for (uint32_t u = 0; u < j->hdr->nue; u++) {
+    const struct hw_vclock *k = &hw_ue(j, u)->clock;
+    if (k->bucket_shift > shift) shift = k->bucket_shift;
+    if (k->now_ps > t) t = k->now_ps;
+  }
+  uint64_t width = HW_POWER_BUCKET_PS << shift;
+  int n = (int)((t + width - 1) / width);
+  if (n > max) n = max;
+  *bucket_s = (double)width * 1e-12;
+  for (int b = 0; b < n; b++) {
+    uint64_t mid = (uint64_t)b * width + width / 2;
+    double w = c->power.uncore;
+    for (int d = 0; d < chip_num_voltage_domains(c); d++)
+      w += chip_domain_static_power(c, level_volts(c, vlevel_at(j, d, mid)));
+    unsigned char busy[CHIP_MAX_CORES] = {0};
+    for (uint32_t u = 0; u < j->hdr->nue; u++) {
+      const struct hw_vclock *k = &hw_ue(j, u)->clock;
+      /* This UE's buckets are narrower by 2^(shift - its shift). */
+      int per = 1 << (shift - k->bucket_shift);
+      for (int i = 0; i < per && b * per + i < HW_POWER_BUCKETS; i++) w += k->bucket_j[b * per + i] / *bucket_s;
+      if (k->now_ps > mid) busy[hw_ue(j, u)->core] = 1;
+    }
+    for (int core = 0; core < chip_num_cores(c); core++)
+      if (!busy[core]) w += idle_core_w(j, core, mid);
+    watts[b] = w;
+  }
+  return n;
+}
+
+double timing_power_now(const struct hw_job *j) {
+  const struct chip_desc *c = &j->hdr->chip;
+  double w = c->power.uncore;
+  for (int d = 0; d < chip_num_voltage_domains(c); d++)
+    w += chip_domain_static_power(c, level_volts(c, __atomic_load_n(&hw_config(j)->domain_vlevel[d], __ATOMIC_RELAXED)));
+  unsigned char running[CHIP_MAX_CORES] = {0};
+  for (uint32_t u = 0; u < j->hdr->nue; u++)
+    if (__atomic_load_n(&hw_ue(j, u)->clock.running, __ATOMIC_RELAXED)) running[hw_ue(j, u)->core] = 1;
+  for (int core = 0; core < chip_num_cores(c); core++) {
+    int tile = chip_tile_of_core(c, core), d = chip_voltage_domain(c, core);
+    int mhz = chip_tile_mhz(c, __atomic_load_n(&hw_config(j)->tile_divider[tile], __ATOMIC_RELAXED));
+    double v = level_volts(c, __atomic_load_n(&hw_config(j)->domain_vlevel[d], __ATOMIC_RELAXED));
+    w += chip_core_power(c, v, mhz, running[core] ? 1.0 : 0.0);
+  }
+  return w;
+}

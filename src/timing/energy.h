@@ -1,0 +1,22 @@
+/* Chip power and energy of a model-mode job, from the segment (energy.c):
+ * used by the launcher's job summary and by the power sensor. */
+#ifndef OPENSCC_TIMING_ENERGY_H
+#define OPENSCC_TIMING_ENERGY_H
+
+#include "../hw/segment.h"
+
+struct timing_energy {
+  double seconds;   /* the job's virtual duration: the latest UE clock */
+  double dynamic_j, static_j, uncore_j, energy_j;
+  double average_w; /* energy / seconds */
+  double edp_js;    /* energy-delay product */
+};
+
+void timing_job_energy(const struct hw_job *j, struct timing_energy *out);
+/* Chip power per bucket of virtual time; returns the number of buckets
+ * written (at most max) and their width in seconds. */
+int timing_power_trace(const struct hw_job *j, double *watts, int max, double *bucket_s);
+/* The chip's power from the cores' and domains' present states. */
+double timing_power_now(const struct hw_job *j);
+
+#endif

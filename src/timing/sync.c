@@ -1,0 +1,94 @@
+/* Time travelling with the emulated hardware (timing.h): stamps on MPB
+ * lines for flags and barriers, line copies, test-and-set registers.  Costs
+ * come from the chip's latency model (chip_latency.c, scc-reference.md
+ * section 3) plus the library's work per protocol step. */
+#include "timing_internal.h"
+
+/* The core whose MPB holds addr, and the line within it. */
+static int mpb_owner(const volatile void *addr, uint64_t *line) {
+  const struct hw_header *h = timing_g.job->hdr;
+  uint64_t off = (uint64_t)((const unsigned char *)addr - (timing_g.job->base + h->mpb_off));
+  uint64_t per_core = (uint64_t)h->chip.mpb_bytes_per_core;
+  if (line) *line = off % per_core / (uint64_t)h->chip.line_bytes;
+  return (int)(off / per_core);
+}
+
+static int cur_mhz(void) { return (int)(1e6 / timing_ps_per_cycle() + 0.5); }
+
+void timing_flag_write(const volatile void *word, int slot, uint32_t value) {
+  if (!timing_enabled) return;
+  uint64_t line;
+  int owner = mpb_owner(word, &line);
+  timing_charge(timing_g.chip->time.sw_step_cycles +
+                chip_mpb_write_line_cycles(timing_g.chip, timing_g.core, owner, cur_mhz()));
+  __atomic_store_n(hw_stamp(timing_g.job, owner, line, (uint64_t)slot),
+                   timing_stamp_pack(timing_g.clock->now_ps, value), __ATOMIC_RELEASE);
+}
+
+void timing_flag_seen(const volatile void *word, int slot, uint32_t value) {
+  if (!timing_enabled) return;
+  uint64_t line;
+  int owner = mpb_owner(word, &line);
+  uint64_t s = __atomic_load_n(hw_stamp(timing_g.job, owner, line, (uint64_t)slot), __ATOMIC_ACQUIRE);
+  /* A stamp with another value's tag belongs to a newer write whose value
+   * is not visible yet: the value seen is older, and already accounted. */
+  if ((s & 0xffu) == (value & 0xffu)) timing_wait_until(s >> TIMING_STAMP_TAG_BITS);
+  timing_charge(timing_g.chip->time.sw_step_cycles +
+                chip_mpb_read_cycles(timing_g.chip, timing_g.core, owner, cur_mhz()));
+}
+
+void timing_mpb_copy(const volatile void *mpb, size_t bytes, int write) {
+  if (!timing_enabled || bytes == 0) return;
+  int owner = mpb_owner(mpb, NULL), mhz = cur_mhz();
+  size_t lines = (bytes + (size_t)timing_g.chip->line_bytes - 1) / (size_t)timing_g.chip->line_bytes;
+  /* The P54C has one outstanding access: every line pays the full latency. */
+  double per_line = write ? chip_mpb_write_line_cycles(timing_g.chip, timing_g.core, owner, mhz)
+                          : chip_mpb_read_cycles(timing_g.chip, timing_g.core, owner, mhz);
+  timing_charge((double)lines * per_line);
+}
+
+/* --- barriers: the latest arrival of generation g, in slot g % 2 ----------
+ * Slots are never cleared: what an older generation left there lies before
+ * every member's clock (they all passed that barrier), so max() ignores it. */
+
+static _Atomic uint64_t *barrier_slot(const volatile void *line_addr, uint32_t gen) {
+  uint64_t line;
+  int owner = mpb_owner(line_addr, &line);
+  return hw_stamp(timing_g.job, owner, line, gen & 1u);
+}
+
+static void stamp_max(_Atomic uint64_t *s, uint64_t t) {
+  uint64_t cur = __atomic_load_n(s, __ATOMIC_RELAXED);
+  while (cur < t && !__atomic_compare_exchange_n(s, &cur, t, 1, __ATOMIC_ACQ_REL, __ATOMIC_RELAXED)) {
+  }
+}
+
+void timing_barrier_arrive(const volatile void *line, uint32_t gen) {
+  if (!timing_enabled) return;
+  int owner = mpb_owner(line, NULL), mhz = cur_mhz();
+  /* Counting in is an atomic update of the counter line: a read and a write. */
+  timing_charge(timing_g.chip->time.sw_step_cycles + chip_mpb_read_cycles(timing_g.chip, timing_g.core, owner, mhz) +
+                chip_mpb_write_line_cycles(timing_g.chip, timing_g.core, owner, mhz));
+  stamp_max(barrier_slot(line, gen), timing_g.clock->now_ps);
+}
+
+void timing_barrier_leave(const volatile void *line, uint32_t gen) {
+  if (!timing_enabled) return;
+  timing_wait_until(__atomic_load_n(barrier_slot(line, gen), __ATOMIC_ACQUIRE));
+  /* ... and sees the new generation with one read of the counter line. */
+  timing_charge(chip_mpb_read_cycles(timing_g.chip, timing_g.core, mpb_owner(line, NULL), cur_mhz()));
+}
+
+/* --- test-and-set registers ------------------------------------------------ */
+
+void timing_tas_access(int core) {
+  if (timing_enabled) timing_charge(chip_mpb_read_cycles(timing_g.chip, timing_g.core, core, cur_mhz()));
+}
+
+void timing_tas_acquired(_Atomic uint64_t *free_ps) {
+  if (timing_enabled) timing_wait_until(__atomic_load_n(free_ps, __ATOMIC_ACQUIRE));
+}
+
+void timing_tas_released(_Atomic uint64_t *free_ps) {
+  if (timing_enabled) __atomic_store_n(free_ps, timing_g.clock->now_ps, __ATOMIC_RELEASE);
+}

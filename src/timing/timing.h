@@ -1,0 +1,79 @@
+/*
+ * timing layer: the virtual SCC clock of one UE in model mode (rccerun
+ * --model, docs/model.md).  Between hw (the emulated hardware) and rcce (the
+ * protocols): rcce tells it what the emulated hardware just did -- a flag
+ * written or seen, lines copied, a barrier passed -- and it charges what the
+ * chip's latency model says, in core cycles of the UE's tile at its current
+ * frequency.  Time travels with flags: a writer stamps the flag's line with
+ * its clock, a reader moves to max(own clock, stamp) (DESIGN.md principle 4).
+ * Host time spent outside the runtime is the UE's computation, scaled by the
+ * chip's compute_slowdown.  Every function is a no-op in native mode.
+ */
+#ifndef OPENSCC_TIMING_H
+#define OPENSCC_TIMING_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../hw/segment.h"
+
+/* Whether this UE runs in model mode (set by timing_init). */
+extern int timing_enabled;
+
+/* Start the clock of UE `ue` at virtual time 0 (from RCCE_init). */
+void timing_init(struct hw_job *job, int ue);
+/* RCCE_finalize: record the end time; the core goes idle. */
+void timing_finalize(void);
+
+/* Entry to and exit from a runtime call that touches the emulated hardware;
+ * nested calls count once.  Host time between exit and the next entry is
+ * computation.  TIMING_SCOPE() brackets the rest of the enclosing block. */
+void timing_enter(void);
+void timing_leave(void);
+struct timing_scope {
+  int on;
+};
+static inline void timing_scope_end(struct timing_scope *s) {
+  if (s->on) timing_leave();
+}
+static inline struct timing_scope timing_scope_begin(void) {
+  if (timing_enabled) timing_enter();
+  return (struct timing_scope){timing_enabled};
+}
+#define TIMING_SCOPE() \
+  struct timing_scope timing_scope_ __attribute__((cleanup(timing_scope_end), unused)) = timing_scope_begin()
+
+/* The library work of one message call (send, receive, request). */
+void timing_message_call(void);
+/* A flag word at `word` (in some core's MPB) is about to receive `value` in
+ * bit `slot` (0 for a whole-line flag): charge the line write, stamp the line.
+ * Call before the store, so a reader that sees the value sees the stamp. */
+void timing_flag_write(const volatile void *word, int slot, uint32_t value);
+/* The flag at `word` / `slot` was seen holding `value`: wait for the writer's
+ * stamp if it belongs to that value, then charge the read. */
+void timing_flag_seen(const volatile void *word, int slot, uint32_t value);
+/* `bytes` copied to (write) or from the MPB at `mpb`, in whole lines. */
+void timing_mpb_copy(const volatile void *mpb, size_t bytes, int write);
+
+/* A barrier whose counter lives in the MPB line at `line`, generation `gen`:
+ * every member arrives (before counting itself in) and leaves at the latest
+ * arrival. */
+void timing_barrier_arrive(const volatile void *line, uint32_t gen);
+void timing_barrier_leave(const volatile void *line, uint32_t gen);
+
+/* Test-and-set register of `core`: one access; acquired (wait for the last
+ * release); released. */
+void timing_tas_access(int core);
+void timing_tas_acquired(_Atomic uint64_t *free_ps);
+void timing_tas_released(_Atomic uint64_t *free_ps);
+
+/* DVFS (rcce/power.c): a frequency register write; a voltage request started
+ * now, and the wait for it to take effect (domain d reaches vlevel). */
+void timing_frequency_change(void);
+uint64_t timing_voltage_request(void);
+void timing_voltage_wait(uint64_t requested_ps, int domain, int vlevel);
+
+/* Virtual seconds (RCCE_wtime in model mode). */
+double timing_wtime(void);
+
+#endif

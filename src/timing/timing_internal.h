@@ -1,0 +1,43 @@
+/* State of the timing layer in one UE (timing.h). */
+#ifndef OPENSCC_TIMING_INTERNAL_H
+#define OPENSCC_TIMING_INTERNAL_H
+
+#include "timing.h"
+
+enum timing_kind { TIMING_COMPUTE, TIMING_COMM, TIMING_WAIT };
+
+struct timing_state {
+  struct hw_job *job;
+  const struct chip_desc *chip;
+  struct hw_vclock *clock;
+  int ue, core, tile, domain;
+  int depth;              /* nesting of runtime calls */
+  int host_clock;         /* clockid_t measuring the UE's computation */
+  uint64_t left_ns;       /* host time of the last exit from the runtime */
+  uint64_t probe_ns;      /* what reading the host clock itself adds to an interval */
+};
+
+extern struct timing_state timing_g;
+
+/* Picoseconds per core cycle at the tile's current frequency. */
+double timing_ps_per_cycle(void);
+/* Move the clock forward by ps of the given kind (energy included). */
+void timing_advance(uint64_t ps, enum timing_kind kind);
+/* Charge core cycles of communication work. */
+static inline void timing_charge(double cycles) {
+  timing_advance((uint64_t)(cycles * timing_ps_per_cycle() + 0.5), TIMING_COMM);
+}
+/* Wait until virtual time t (no-op when the clock is already there). */
+static inline void timing_wait_until(uint64_t t) {
+  if (t > timing_g.clock->now_ps) timing_advance(t - timing_g.clock->now_ps, TIMING_WAIT);
+}
+
+/* Stamps carry the writer's time in the high 56 bits (picoseconds, 20 hours
+ * of virtual time) and the low byte of the value written, so a reader can
+ * tell the stamp of the value it saw from that of a newer write. */
+#define TIMING_STAMP_TAG_BITS 8
+static inline uint64_t timing_stamp_pack(uint64_t ps, uint32_t value) {
+  return (ps << TIMING_STAMP_TAG_BITS) | (value & 0xffu);
+}
+
+#endif
