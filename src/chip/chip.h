@@ -41,6 +41,7 @@ struct chip_timing {
   double compute_slowdown;     /* a P54C at compute_ref_mhz takes this many times the host's time (0: not charged) */
   int compute_ref_mhz;         /* the tile clock compute_slowdown refers to */
   double compute_min_ns;       /* host intervals up to this long between calls are not computation */
+  double compute_bb_cycles;    /* P54C cycles per basic block of a counted program (rccecc --model-build) */
   double sw_call_cycles;       /* library work of one message call (send, receive, request) */
   double sw_step_cycles;       /* library work of one protocol step (flag written or consumed) */
   double dvfs_voltage_cycles;  /* a voltage change, in core cycles */

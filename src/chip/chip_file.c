@@ -29,7 +29,7 @@ static const struct num_key num_keys[] = {
     LAT_KEY(mpb_read_local, 1), LAT_KEY(mpb_read_remote, 1), LAT_KEY(mpb_write_local, 1),
     LAT_KEY(mpb_write_remote, 1), LAT_KEY(mesh_cycles_per_hop, 1), LAT_KEY(ddr_core, 1),
     LAT_KEY(ddr_memory, 1), LAT_KEY(ddr_outstanding_reads, 0),
-    TIME_KEY(compute_slowdown, 1), TIME_KEY(compute_ref_mhz, 0), TIME_KEY(compute_min_ns, 1),
+    TIME_KEY(compute_slowdown, 1), TIME_KEY(compute_ref_mhz, 0), TIME_KEY(compute_min_ns, 1), TIME_KEY(compute_bb_cycles, 1),
     TIME_KEY(sw_call_cycles, 1),
     TIME_KEY(sw_step_cycles, 1), TIME_KEY(dvfs_voltage_cycles, 1), TIME_KEY(dvfs_frequency_cycles, 1),
     POWER_KEY(core_dynamic), POWER_KEY(idle_activity), POWER_KEY(domain_static),

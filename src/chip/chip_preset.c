@@ -44,8 +44,9 @@ static void scc_preset(struct chip_desc *c) {
   /* Timing model constants (docs/model.md "Calibration"). */
   c->time.compute_slowdown = 60;     /* D: make calibrate, seed 000 mat-mat body (43 cycles) vs this host */
   c->time.compute_ref_mhz = 533;     /* ref 1 "clocks": default tile clock */
+  c->time.compute_bb_cycles = 42.4;  /* D: make calibrate, seed 000 mat-mat body (43 cycles) per counted block */
   c->time.compute_min_ns = 200;      /* D: host noise floor between calls (docs/model.md "Computation") */
-  c->time.sw_call_cycles = 270;      /* D: fitted to ref 4 "iRCCE ping-pong latency" (seed 004 Table I), docs/model.md */
+  c->time.sw_call_cycles = 143;      /* D: fitted to ref 4 "iRCCE ping-pong latency" (seed 004 Table I), docs/model.md */
   c->time.sw_step_cycles = 113;      /* D: same fit */
   c->time.dvfs_voltage_cycles = 1e6; /* ref 2: a voltage change takes 1e6..8.8e6 core cycles (lower end) */
   c->time.dvfs_frequency_cycles = 100; /* U: a configuration register write; no published figure */
@@ -134,7 +135,7 @@ int chip_validate(const struct chip_desc *c, char *err, size_t errlen) {
   else if (c->lat.ddr_outstanding_reads < 1) why = "ddr_outstanding_reads must be >= 1";
   else if (c->time.compute_slowdown < 0 || c->time.compute_ref_mhz < 1)
     why = "time_compute_slowdown must not be negative, time_compute_ref_mhz must be positive";
-  else if (c->time.sw_call_cycles < 0 || c->time.compute_min_ns < 0 || c->time.sw_step_cycles < 0 || c->time.dvfs_voltage_cycles < 0 ||
+  else if (c->time.sw_call_cycles < 0 || c->time.compute_min_ns < 0 || c->time.compute_bb_cycles < 0 || c->time.sw_step_cycles < 0 || c->time.dvfs_voltage_cycles < 0 ||
            c->time.dvfs_frequency_cycles < 0)
     why = "software and DVFS cycles must not be negative";
   else if (c->power.core_dynamic < 0 || c->power.domain_static < 0 || c->power.uncore < 0 ||

@@ -63,6 +63,9 @@ void timing_init(struct hw_job *job, int ue) {
    * outnumber CPUs and are preempted while computing. */
   timing_g.host_clock = job->hdr->oversubscribed ? CLOCK_THREAD_CPUTIME_ID : CLOCK_MONOTONIC;
   timing_g.depth = 0;
+  /* An instrumented program has entered basic blocks before RCCE_init. */
+  timing_g.counted = timing_bb_count > 0;
+  timing_g.left_bbs = timing_bb_count;
   timing_g.probe_ns = probe_overhead_ns();
   timing_g.clock->running = 1;
   timing_g.left_ns = host_ns();
@@ -107,8 +110,20 @@ void timing_advance(uint64_t ps, enum timing_kind kind) {
   trace_energy(c, t0, c->now_ps, e);
 }
 
+/* Computation since the last exit, counted: basic blocks x cycles each. */
+static void charge_counted(void) {
+  uint64_t bbs = timing_bb_count - timing_g.left_bbs;
+  timing_advance((uint64_t)((double)bbs * timing_g.chip->time.compute_bb_cycles * timing_ps_per_cycle() + 0.5),
+                 TIMING_COMPUTE);
+}
+
 void timing_enter(void) {
-  if (timing_g.depth++ > 0 || timing_g.chip->time.compute_slowdown == 0) return;
+  if (timing_g.depth++ > 0) return;
+  if (timing_g.counted) {
+    charge_counted();
+    return;
+  }
+  if (timing_g.chip->time.compute_slowdown == 0) return;
   uint64_t now = host_ns();
   uint64_t ns = now > timing_g.left_ns + timing_g.probe_ns ? now - timing_g.left_ns - timing_g.probe_ns : 0;
   /* Shorter intervals are the glue between two calls (returning, the
@@ -123,8 +138,9 @@ void timing_enter(void) {
 }
 
 void timing_leave(void) {
-  if (--timing_g.depth > 0 || timing_g.chip->time.compute_slowdown == 0) return;
-  timing_g.left_ns = host_ns();
+  if (--timing_g.depth > 0) return;
+  if (timing_g.counted) timing_g.left_bbs = timing_bb_count;
+  else if (timing_g.chip->time.compute_slowdown != 0) timing_g.left_ns = host_ns();
 }
 
 void timing_message_call(void) {

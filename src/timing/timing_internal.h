@@ -15,9 +15,13 @@ struct timing_state {
   int host_clock;         /* clockid_t measuring the UE's computation */
   uint64_t left_ns;       /* host time of the last exit from the runtime */
   uint64_t probe_ns;      /* what reading the host clock itself adds to an interval */
+  int counted;            /* the program counts its basic blocks (rccecc --model-build) */
+  uint64_t left_bbs;      /* basic blocks executed at the last exit from the runtime */
 };
 
 extern struct timing_state timing_g;
+/* Basic blocks the program has entered (compute_count.c). */
+extern uint64_t timing_bb_count;
 
 /* Picoseconds per core cycle at the tile's current frequency. */
 double timing_ps_per_cycle(void);
