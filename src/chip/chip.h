@@ -34,6 +34,12 @@ struct chip_latency {
   double ddr_core;            /* one uncached DDR3 word read, before the mesh and the memory */
   double ddr_memory;          /* DDR3 latency in memory-clock cycles */
   int ddr_outstanding_reads;  /* reads a core may have in flight */
+  /* Contention (docs/model.md): how long one line keeps a shared resource busy. */
+  double mc_service_ns;       /* a memory controller */
+  double link_service_cycles; /* a mesh link, in mesh cycles */
+  double mpb_service_cycles;  /* a tile's MPB port, in mesh cycles */
+  double mc_page_bytes;       /* shared memory is dealt to the controllers in pages of this size */
+  double contention_window_ns; /* utilisation is averaged over windows of this much virtual time */
 };
 
 /* Software and clock constants of the timing model (docs/model.md). */
@@ -126,6 +132,15 @@ double chip_mpb_read_cycles(const struct chip_desc *c, int core, int owner, int 
 double chip_mpb_write_line_cycles(const struct chip_desc *c, int core, int owner, int tile_mhz);
 /* One uncached word read by `core` through memory controller `mc`. */
 double chip_ddr_read_cycles(const struct chip_desc *c, int core, int mc, int tile_mhz);
+
+/* Routes (chip_route.c).  Link id = tile x CHIP_LINK_DIRECTIONS + direction
+ * of the router's outgoing link. */
+enum { CHIP_LINK_EAST, CHIP_LINK_WEST, CHIP_LINK_NORTH, CHIP_LINK_SOUTH, CHIP_LINK_DIRECTIONS };
+int chip_num_links(const struct chip_desc *c);
+/* The links a line crosses from tile (from_x, from_y) to tile (to_x, to_y); returns how many (<= max). */
+int chip_xy_route(const struct chip_desc *c, int from_x, int from_y, int to_x, int to_y, int *links, int max);
+/* The memory controller behind byte `offset` of the off-chip shared region. */
+int chip_shared_mc(const struct chip_desc *c, unsigned long long offset);
 
 /* Power model (chip_power.c). */
 /* One core's power in W at volts and tile_mhz with the given activity (0..1). */

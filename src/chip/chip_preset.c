@@ -41,6 +41,11 @@ static void scc_preset(struct chip_desc *c) {
   c->lat.ddr_core = 51;            /* ref 3 (D): TN005 word reads per controller, less mesh and memory */
   c->lat.ddr_memory = 46;          /* ref 3 "DDR3 read": 46 memory cycles */
   c->lat.ddr_outstanding_reads = 2; /* ref 3 "DDR3 read": two outstanding reads */
+  c->lat.mc_service_ns = 6.1;        /* D: ref 1 "memory": 21 GB/s over 4 controllers, one 32-byte line */
+  c->lat.link_service_cycles = 2;    /* D: ref 1 "router": a 32-byte line is two 16-byte flits */
+  c->lat.mpb_service_cycles = 2;     /* U: a tile's MPB port taken to accept a flit per mesh cycle, like a link */
+  c->lat.contention_window_ns = 10000; /* U: long enough for many accesses, short against a phase */
+  c->lat.mc_page_bytes = 16 << 20;   /* ref 1 "LUT": 16 MB pages; pages dealt to controllers in turn (U) */
   /* Timing model constants (docs/model.md "Calibration"). */
   c->time.compute_slowdown = 60;     /* D: make calibrate, seed 000 mat-mat body (43 cycles) vs this host */
   c->time.compute_ref_mhz = 533;     /* ref 1 "clocks": default tile clock */
@@ -133,6 +138,9 @@ int chip_validate(const struct chip_desc *c, char *err, size_t errlen) {
            c->lat.ddr_memory < 0)
     why = "latencies must not be negative";
   else if (c->lat.ddr_outstanding_reads < 1) why = "ddr_outstanding_reads must be >= 1";
+  else if (c->lat.mc_service_ns < 0 || c->lat.link_service_cycles < 0 || c->lat.mpb_service_cycles < 0 ||
+           c->lat.mc_page_bytes < c->line_bytes || c->lat.contention_window_ns <= 0)
+    why = "service times must not be negative, mc_page_bytes at least a line, contention_window_ns positive";
   else if (c->time.compute_slowdown < 0 || c->time.compute_ref_mhz < 1)
     why = "time_compute_slowdown must not be negative, time_compute_ref_mhz must be positive";
   else if (c->time.sw_call_cycles < 0 || c->time.compute_min_ns < 0 || c->time.compute_bb_cycles < 0 || c->time.sw_step_cycles < 0 || c->time.dvfs_voltage_cycles < 0 ||

@@ -33,6 +33,9 @@ static void compute_layout(const struct hw_job_params *p, struct hw_header *h) {
   off = align_up(off + lines * h->stamp_slots_per_line * sizeof(uint64_t), 4096);
   h->vlog_off = off;
   off = align_up(off + (p->model ? sizeof(struct hw_vlog) * (uint64_t)chip_num_voltage_domains(&p->chip) : 0), 4096);
+  h->n_resources = p->model ? (uint64_t)(p->chip.n_mc + chip_num_tiles(&p->chip) + chip_num_links(&p->chip)) : 0;
+  h->load_off = off;
+  off = align_up(off + h->n_resources * sizeof(int64_t), 4096);
   h->shared_off = off;
   h->shared_bytes = align_up(p->shared_bytes, 4096);
   h->total_bytes = off + h->shared_bytes;

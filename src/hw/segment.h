@@ -70,6 +70,7 @@ struct hw_vclock {
   uint64_t now_ps;                 /* virtual time of the UE */
   uint64_t compute_ps, comm_ps, wait_ps; /* where it went */
   uint64_t end_ps;                 /* virtual time of RCCE_finalize (0: not reached) */
+  uint64_t ddr_reads, ddr_writes;  /* shared-memory accesses of a counted program */
   double dynamic_j;                /* the core's dynamic energy */
   int32_t bucket_shift;            /* power trace bucket = HW_POWER_BUCKET_PS << shift */
   int32_t running;                 /* 1 between RCCE_init and RCCE_finalize */
@@ -139,6 +140,9 @@ struct hw_header {
    * barriers carry their writer's virtual time, docs/model.md), and the
    * voltage log of every domain. */
   uint64_t stamp_off, stamp_slots_per_line, vlog_off;
+  /* Model mode: the summed utilisation of every shared resource (timing
+   * layer, contention.c): memory controllers, MPB ports, mesh links. */
+  uint64_t load_off, n_resources;
   uint64_t ue_off, config_off, tas_off, mpb_off, shared_off, shared_bytes, total_bytes;
   _Atomic int32_t flag_mode;  /* set by the first UE to initialise */
   _Atomic int32_t iface;
@@ -202,6 +206,9 @@ static inline _Atomic uint64_t *hw_stamp(const struct hw_job *j, int core, uint6
   const struct hw_header *h = j->hdr;
   uint64_t lines = (uint64_t)h->chip.mpb_bytes_per_core / (uint64_t)h->chip.line_bytes;
   return (_Atomic uint64_t *)(j->base + h->stamp_off) + (((uint64_t)core * lines + line) * h->stamp_slots_per_line + slot);
+}
+static inline _Atomic int64_t *hw_load(const struct hw_job *j, uint64_t resource) {
+  return (_Atomic int64_t *)(j->base + j->hdr->load_off) + resource;
 }
 static inline struct hw_vlog *hw_vlog(const struct hw_job *j, int domain) {
   return (struct hw_vlog *)(j->base + j->hdr->vlog_off) + domain;

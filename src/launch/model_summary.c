@@ -71,10 +71,11 @@ static void write_json(FILE *f, const struct launch_options *o, const struct hw_
     fprintf(f,
             "    {\"ue\": %u, \"core\": %d, \"tile\": [%d, %d], \"seconds\": %.9g, \"compute_s\": %.9g, "
             "\"comm_s\": %.9g, \"wait_s\": %.9g, \"dynamic_j\": %.9g, \"msgs_sent\": %llu, \"bytes_sent\": %llu, "
-            "\"msgs_recv\": %llu, \"bytes_recv\": %llu}%s\n",
+            "\"msgs_recv\": %llu, \"bytes_recv\": %llu, \"ddr_reads\": %llu, \"ddr_writes\": %llu}%s\n",
             u, ue->core, pos.x, pos.y, secs(c->now_ps), secs(c->compute_ps), secs(c->comm_ps), secs(c->wait_ps),
             c->dynamic_j, (unsigned long long)k->msgs_sent, (unsigned long long)k->bytes_sent,
-            (unsigned long long)k->msgs_recv, (unsigned long long)k->bytes_recv, u + 1 < h->nue ? "," : "");
+            (unsigned long long)k->msgs_recv, (unsigned long long)k->bytes_recv, (unsigned long long)c->ddr_reads,
+            (unsigned long long)c->ddr_writes, u + 1 < h->nue ? "," : "");
   }
   fprintf(f, "  ],\n  \"power_trace\": {\"file\": \"power.csv\", \"bucket_s\": %.9g}\n}\n", bucket_s);
 }

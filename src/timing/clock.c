@@ -48,9 +48,9 @@ static uint64_t probe_overhead_ns(void) {
   return d[N / 2];
 }
 
-void timing_init(struct hw_job *job, int ue) {
+int timing_init(struct hw_job *job, int ue) {
   timing_enabled = job->hdr->model;
-  if (!timing_enabled) return;
+  if (!timing_enabled) return 0;
   timing_g.job = job;
   timing_g.chip = &job->hdr->chip;
   timing_g.ue = ue;
@@ -69,12 +69,15 @@ void timing_init(struct hw_job *job, int ue) {
   timing_g.probe_ns = probe_overhead_ns();
   timing_g.clock->running = 1;
   timing_g.left_ns = host_ns();
+  return timing_contention_init();
 }
 
 void timing_finalize(void) {
   if (!timing_enabled) return;
   timing_g.clock->end_ps = timing_g.clock->now_ps;
   timing_g.clock->running = 0;
+  timing_contention_finalize();
+  timing_enabled = 0; /* what the program does after RCCE_finalize is not on the chip's clock */
 }
 
 /* Add energy e spent over [t0, t1) to the power trace, widening its buckets
@@ -119,6 +122,7 @@ static void charge_counted(void) {
 
 void timing_enter(void) {
   if (timing_g.depth++ > 0) return;
+  timing_g.reads_in_flight = 0;
   if (timing_g.counted) {
     charge_counted();
     return;

@@ -15,12 +15,18 @@ static int mpb_owner(const volatile void *addr, uint64_t *line) {
 
 static int cur_mhz(void) { return (int)(1e6 / timing_ps_per_cycle() + 0.5); }
 
+/* n line accesses to owner's MPB: latency per line plus queueing on the way. */
+static void charge_lines(int owner, double n, double cycles_per_line, double extra_cycles) {
+  double ps = (n * cycles_per_line + extra_cycles) * timing_ps_per_cycle() + timing_mpb_queue_ps(owner, n);
+  timing_advance((uint64_t)(ps + 0.5), TIMING_COMM);
+}
+
 void timing_flag_write(const volatile void *word, int slot, uint32_t value) {
   if (!timing_enabled) return;
   uint64_t line;
   int owner = mpb_owner(word, &line);
-  timing_charge(timing_g.chip->time.sw_step_cycles +
-                chip_mpb_write_line_cycles(timing_g.chip, timing_g.core, owner, cur_mhz()));
+  charge_lines(owner, 1, chip_mpb_write_line_cycles(timing_g.chip, timing_g.core, owner, cur_mhz()),
+               timing_g.chip->time.sw_step_cycles);
   __atomic_store_n(hw_stamp(timing_g.job, owner, line, (uint64_t)slot),
                    timing_stamp_pack(timing_g.clock->now_ps, value), __ATOMIC_RELEASE);
 }
@@ -33,8 +39,8 @@ void timing_flag_seen(const volatile void *word, int slot, uint32_t value) {
   /* A stamp with another value's tag belongs to a newer write whose value
    * is not visible yet: the value seen is older, and already accounted. */
   if ((s & 0xffu) == (value & 0xffu)) timing_wait_until(s >> TIMING_STAMP_TAG_BITS);
-  timing_charge(timing_g.chip->time.sw_step_cycles +
-                chip_mpb_read_cycles(timing_g.chip, timing_g.core, owner, cur_mhz()));
+  charge_lines(owner, 1, chip_mpb_read_cycles(timing_g.chip, timing_g.core, owner, cur_mhz()),
+               timing_g.chip->time.sw_step_cycles);
 }
 
 void timing_mpb_copy(const volatile void *mpb, size_t bytes, int write) {
@@ -44,7 +50,7 @@ void timing_mpb_copy(const volatile void *mpb, size_t bytes, int write) {
   /* The P54C has one outstanding access: every line pays the full latency. */
   double per_line = write ? chip_mpb_write_line_cycles(timing_g.chip, timing_g.core, owner, mhz)
                           : chip_mpb_read_cycles(timing_g.chip, timing_g.core, owner, mhz);
-  timing_charge((double)lines * per_line);
+  charge_lines(owner, (double)lines, per_line, 0);
 }
 
 /* --- barriers: the latest arrival of generation g, in slot g % 2 ----------

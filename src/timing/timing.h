@@ -20,8 +20,9 @@
 /* Whether this UE runs in model mode (set by timing_init). */
 extern int timing_enabled;
 
-/* Start the clock of UE `ue` at virtual time 0 (from RCCE_init). */
-void timing_init(struct hw_job *job, int ue);
+/* Start the clock of UE `ue` at virtual time 0 (from RCCE_init); -1 when
+ * the model's tables cannot be allocated. */
+int timing_init(struct hw_job *job, int ue);
 /* RCCE_finalize: record the end time; the core goes idle. */
 void timing_finalize(void);
 

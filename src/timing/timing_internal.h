@@ -17,6 +17,7 @@ struct timing_state {
   uint64_t probe_ns;      /* what reading the host clock itself adds to an interval */
   int counted;            /* the program counts its basic blocks (rccecc --model-build) */
   uint64_t left_bbs;      /* basic blocks executed at the last exit from the runtime */
+  unsigned reads_in_flight; /* shared-memory reads since the last write or runtime call */
 };
 
 extern struct timing_state timing_g;
@@ -35,6 +36,14 @@ static inline void timing_charge(double cycles) {
 static inline void timing_wait_until(uint64_t t) {
   if (t > timing_g.clock->now_ps) timing_advance(t - timing_g.clock->now_ps, TIMING_WAIT);
 }
+
+/* Contention (contention.c): set up, withdraw at the end, and the expected
+ * queueing delay in ps of `lines` line accesses to owner_core's MPB (its
+ * port and the links there) or of accesses through memory controller mc. */
+int timing_contention_init(void);
+void timing_contention_finalize(void);
+double timing_mpb_queue_ps(int owner_core, double lines);
+double timing_mc_queue_ps(int mc, double accesses);
 
 /* Stamps carry the writer's time in the high 56 bits (picoseconds, 20 hours
  * of virtual time) and the low byte of the value written, so a reader can

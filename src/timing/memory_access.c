@@ -1,0 +1,59 @@
+/* DDR3 accesses of a program built with `rccecc --model-build` (docs/model.md
+ * "Memory"): GCC's kernel-address instrumentation in outline mode calls these
+ * hooks at every load and store, with no sanitizer runtime behind them.
+ * Accesses to the off-chip shared region (RCCE_shmalloc; uncached on the
+ * SCC, so every one reaches a memory controller) are charged the DDR3
+ * latency of chip_latency.c plus queueing at the controller and the links
+ * (contention.c); other addresses (private memory, cached on the SCC) cost
+ * nothing beyond the counted computation. */
+#include <stddef.h>
+#include <stdint.h>
+
+#include "timing_internal.h"
+
+static void access_shared(uintptr_t addr, int write) {
+  const struct hw_header *h = timing_g.job->hdr;
+  uintptr_t off = addr - (uintptr_t)(timing_g.job->base + h->shared_off);
+  if (off >= h->shared_bytes) return;
+  const struct chip_desc *c = timing_g.chip;
+  int mc = chip_shared_mc(c, off), mhz = (int)(1e6 / timing_ps_per_cycle() + 0.5);
+  double cycles = chip_ddr_read_cycles(c, timing_g.core, mc, mhz);
+  /* ref 3 "DDR3 read": reads may be in flight together, so in a stream of
+   * reads only every ddr_outstanding_reads-th one waits for the memory
+   * (seed 000's dot-product model); a write or a runtime call in between
+   * ends the stream.  Writes are posted, one at a time (ref 1 "L1 / L2"). */
+  if (!write && timing_g.reads_in_flight++ % c->lat.ddr_outstanding_reads != 0) cycles = 0;
+  if (write) timing_g.reads_in_flight = 0;
+  double ps = cycles * timing_ps_per_cycle() + timing_mc_queue_ps(mc, 1);
+  timing_advance((uint64_t)(ps + 0.5), TIMING_COMM);
+  if (write) timing_g.clock->ddr_writes++;
+  else timing_g.clock->ddr_reads++;
+}
+
+#define HOOKS(size)                                                        \
+  void __asan_load##size##_noabort(uintptr_t addr);                        \
+  void __asan_store##size##_noabort(uintptr_t addr);                       \
+  void __asan_load##size##_noabort(uintptr_t addr) {                       \
+    if (timing_enabled) access_shared(addr, 0);                            \
+  }                                                                        \
+  void __asan_store##size##_noabort(uintptr_t addr) {                      \
+    if (timing_enabled) access_shared(addr, 1);                            \
+  }
+HOOKS(1)
+HOOKS(2)
+HOOKS(4)
+HOOKS(8)
+HOOKS(16)
+
+void __asan_loadN_noabort(uintptr_t addr, size_t size);
+void __asan_storeN_noabort(uintptr_t addr, size_t size);
+void __asan_handle_no_return(void);
+
+/* A larger access: one per word of the SCC's 32-bit cores. */
+void __asan_loadN_noabort(uintptr_t addr, size_t size) {
+  for (size_t i = 0; timing_enabled && i < size; i += 4) access_shared(addr + i, 0);
+}
+void __asan_storeN_noabort(uintptr_t addr, size_t size) {
+  for (size_t i = 0; timing_enabled && i < size; i += 4) access_shared(addr + i, 1);
+}
+void __asan_handle_no_return(void) {}
