@@ -57,14 +57,15 @@ static void scc_preset(struct chip_desc *c) {
   c->time.dvfs_frequency_cycles = 100; /* U: a configuration register write; no published figure */
   /* Power model: ref 4 "Share power" (1 pair 31.616 W, 24 pairs 50.768 W at
    * 0.8 V, 533 MHz) gives 19.152 W / 46 cores = 0.41635 W per running core,
-   * so core_dynamic = 0.41635 / (0.8^2 x 533.3); the remaining 30.783 W at
+   * so core_dynamic = 0.41635 / (0.8^2 x 533) (the tile clock is 1600 / 3
+   * rounded down, as chip_tile_mhz gives it); the remaining 30.783 W at
    * 0.8 V is split so that 48 running cores at 1.3 V / 800 MHz draw 125 W
    * (ref 1 "chip power", top of the range).  docs/model.md shows the fit. */
-  c->power.core_dynamic = 0.00121977;
+  c->power.core_dynamic = 0.00122054;
   c->power.idle_activity = 0;        /* U: cores without a UE are assumed clock-gated (halted) */
-  c->power.domain_static = 4.01566;  /* D: 6 domains share 24.094 W at 0.8 V */
+  c->power.domain_static = 4.00232;  /* D: 6 domains share 24.014 W at 0.8 V */
   c->power.static_ref_volts = 0.8;
-  c->power.uncore = 6.6894;          /* D: the rest of 30.783 W */
+  c->power.uncore = 6.7694;          /* D: the rest of 30.783 W */
 }
 
 /* "WxH[xC][:MPB]": the SCC's rules on another mesh.  Memory controllers sit

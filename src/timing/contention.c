@@ -8,6 +8,7 @@
  * service times.  A UE that waits longer uses resources less often, so a
  * saturated resource settles near its capacity. */
 #include <stdlib.h>
+#include <string.h>
 
 #include "timing_internal.h"
 
@@ -70,10 +71,10 @@ static void publish(uint64_t now) {
 }
 
 void timing_contention_finalize(void) {
-  for (int r = 0; r < cs.n_res; r++) {
+  for (int r = 0; r < cs.n_res; r++)
     if (cs.published[r]) __atomic_fetch_add(hw_load(timing_g.job, (uint64_t)r), -cs.published[r], __ATOMIC_RELAXED);
-    cs.published[r] = 0;
-  }
+  free(cs.busy_ps), free(cs.published), free(cs.tile_route), free(cs.tile_hops), free(cs.mc_route), free(cs.mc_hops);
+  memset(&cs, 0, sizeof cs);
 }
 
 /* n uses of resource r, service_ps each: the expected queueing delay. */

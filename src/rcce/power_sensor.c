@@ -1,0 +1,11 @@
+/* The emulated power sensor (include/scc_power.h): the power model's
+ * reading of the chip's present state, in model mode only. */
+#include "../timing/energy.h"
+#include "rcce_internal.h"
+#include "scc_power.h"
+
+double scc_power_read(void) {
+  TIMING_SCOPE();
+  if (!rcce_g.initialized || !timing_enabled) return -1.0;
+  return timing_power_now(&rcce_g.job);
+}

@@ -1,0 +1,141 @@
+"""Model mode (rccerun --model scc, docs/model.md): virtual time seen by
+programs, the job summary, the power sensor, DVFS latencies, and the errors of
+the model's options.  Programs are counted builds (rccecc --model-build), so
+their virtual times do not depend on the host."""
+from __future__ import annotations
+
+import csv
+import json
+import re
+
+import pytest
+
+import openscc_testlib as lib
+from openscc_testlib import rccerun
+
+TILE_MHZ = 533  # the scc chip's default tile clock (divider 3)
+
+
+def model_run(build, scratch, nue, program, *args, opts=()):
+    job = scratch / "job"
+    res = rccerun(build, "-nue", str(nue), "--model", "scc", "--job-dir", str(job), *opts, program, *args)
+    assert res.rc == lib.RC_OK, res
+    return res, json.loads((job / "summary.json").read_text()), job
+
+
+def test_summary_json_and_printout(build, compile_program, scratch):
+    prog = compile_program(build, "model", "--model-build")
+    res, s, job = model_run(build, scratch, 4, prog, "barrier")
+    assert s["schema"] == "openscc-summary" and s["version"] == 1
+    assert s["job"]["nue"] == 4 and s["job"]["chip"] == "scc" and s["job"]["args"] == ["barrier"]
+    assert [u["ue"] for u in s["ues"]] == [0, 1, 2, 3]
+    for u in s["ues"]:  # every picosecond is computation, communication or waiting
+        assert u["seconds"] == pytest.approx(u["compute_s"] + u["comm_s"] + u["wait_s"], rel=1e-9)
+    t = s["chip_totals"]
+    assert t["seconds"] == pytest.approx(max(u["seconds"] for u in s["ues"]))
+    assert t["energy_j"] == pytest.approx(t["dynamic_j"] + t["static_j"] + t["uncore_j"])
+    assert t["average_w"] == pytest.approx(t["energy_j"] / t["seconds"])
+    assert t["edp_js"] == pytest.approx(t["energy_j"] * t["seconds"])
+    rows = list(csv.reader((job / "power.csv").open()))
+    assert rows[0] == ["start_s", "watts"] and len(rows) > 1
+    assert all(float(w) > 25 for _, w in rows[1:])
+    err = "\n".join(res.err_lines)
+    assert re.search(r"rccerun: model: [\d.]+ s virtual on chip scc, [\d.]+ J, [\d.]+ W average", err), res
+    assert "% compute" in err and f"summary in {job}/summary.json" in err
+
+
+def test_barrier_leaves_at_latest_arrival(build, compile_program, scratch):
+    prog = compile_program(build, "model", "--model-build")
+    res, _, _ = model_run(build, scratch, 6, prog, "barrier")
+    got = [(float(b), float(a)) for b, a in re.findall(r"ue \d+ before (\S+) after (\S+)", res.out)]
+    assert len(got) == 6
+    latest = max(b for b, _ in got)
+    assert latest > min(b for b, _ in got)  # UE u computed u units first
+    assert all(latest < a < latest + 1e-6 for _, a in got), got
+
+
+def test_same_virtual_times_on_every_run(build, compile_program, scratch):
+    prog = compile_program(build, "model", "--model-build")
+    outs = {"".join(sorted(model_run(build, scratch, 6, prog, "barrier")[0].out.splitlines(True))) for _ in range(2)}
+    assert len(outs) == 1, outs
+
+
+def test_lock_holder_releases_before_next_acquires(build, compile_program, scratch):
+    prog = compile_program(build, "model", "--model-build")
+    res, _, _ = model_run(build, scratch, 2, prog, "lock")
+    t = {int(u): (float(a), float(r)) for u, a, r in re.findall(r"ue (\d) acquired (\S+) released (\S+)", res.out)}
+    assert t[1][0] >= t[0][1], t
+
+
+def test_mpb_put_costs_lines_by_distance(build, compile_program, scratch):
+    prog = compile_program(build, "model", "--model-build")
+    near, _, _ = model_run(build, scratch, 2, prog, "put", opts=["--cores", "0,1"])
+    far, _, _ = model_run(build, scratch, 2, prog, "put", opts=["--cores", "0,47"])
+    t_near = float(re.search(r"put (\S+)", near.out)[1])
+    t_far = float(re.search(r"put (\S+)", far.out)[1])
+    assert t_near == pytest.approx(3 * 39 / (TILE_MHZ * 1e6), rel=1e-3)  # 3 lines to the own tile (ref 3: 39)
+    assert t_far > t_near
+
+
+def test_dvfs_waits_for_the_voltage_and_the_sensor_sees_it(build, compile_program, scratch):
+    prog = compile_program(build, "model", "--model-build")
+    res, s, _ = model_run(build, scratch, 1, prog, "dvfs")
+    m = re.search(r"dvfs rc (\d+) before (\S+) after (\S+) watts (\S+) (\S+)", res.out)
+    assert m and m[1] == "0", res
+    before, after, w0, w1 = map(float, m.groups()[1:])
+    # ref 2: a voltage change takes about 1e6 core cycles; the divider went down first (200 MHz).
+    assert after - before == pytest.approx(1e6 / 200e6, rel=1e-3)
+    assert 25 < w1 < w0 < 35
+
+
+def test_sensor_reads_the_model_and_nothing_natively(build, compile_program, scratch):
+    prog = compile_program(build, "model", "--model-build")
+    res, _, _ = model_run(build, scratch, 2, prog, "sensor")
+    assert float(re.search(r"sensor (\S+)", res.out)[1]) == pytest.approx(31.616, abs=0.01)
+    native = rccerun(build, "-nue", "2", prog, "sensor", cwd=scratch)
+    assert native.rc == lib.RC_OK and "sensor -1.0000" in native.out, native
+
+
+@pytest.mark.parametrize("flags,published", [("normal", 2.4), ("tagged", 1.3)])
+def test_ping_pong_latency_of_seed_004_table_1(build, scratch, flags, published):
+    prog = build.dir / "validate" / "ping_latency"
+    res, _, _ = model_run(build, scratch, 2, prog, "8", "500", opts=["--scheme", "rplg", "--flags", flags])
+    assert float(re.search(r"half_rtt_us (\S+)", res.out)[1]) == pytest.approx(published, rel=0.01)
+
+
+@pytest.mark.parametrize("nue,watts", [(2, 31.616), (48, 50.768)])
+def test_share_power_of_seed_002(build, scratch, nue, watts):
+    _, s, _ = model_run(build, scratch, nue, build.app("share"), "5", "64", "--pairs", opts=["--compute-slowdown", "0"])
+    assert s["chip_totals"]["average_w"] == pytest.approx(watts, rel=0.002)
+
+
+def test_uncounted_program_runs_on_host_time(build, scratch):
+    _, s, _ = model_run(build, scratch, 2, build.app("stencil"), "8", "20")
+    assert s["job"]["host_clock"] == "wall" and s["chip_totals"]["seconds"] > 0
+    assert all(u["compute_s"] >= 0 and u["msgs_sent"] > 0 for u in s["ues"])
+
+
+@pytest.mark.parametrize("args,message", [
+    (["--model", "fast"], "--model takes scc or none, got 'fast'"),
+    (["--compute-slowdown", "-1"], "--compute-slowdown needs a number >= 0, got '-1'"),
+    (["--compute-slowdown", "x"], "--compute-slowdown needs a number >= 0, got 'x'"),
+])
+def test_bad_model_options(build, scratch, args, message):
+    res = rccerun(build, "-nue", "2", *args, build.app("hello"), cwd=scratch)
+    assert res.rc == lib.RC_USAGE and message in res.err, res
+
+
+def test_unwritable_job_dir_is_an_error(build, scratch):
+    blocker = scratch / "file"
+    blocker.write_text("not a directory")
+    res = rccerun(build, "-nue", "2", "--model", "scc", "--job-dir", str(blocker / "job"), build.app("hello"),
+                  cwd=scratch)
+    assert res.rc == 4 and "cannot create job directory" in res.err, res
+
+
+def test_chip_file_changes_the_model(build, compile_program, scratch):
+    prog = compile_program(build, "model", "--model-build")
+    chip = scratch / "slow-mpb.chip"
+    chip.write_text("base = scc\nlat_mpb_write_local = 78\n")
+    res, _, _ = model_run(build, scratch, 2, prog, "put", opts=["--cores", "0,1", "--chip", str(chip)])
+    assert float(re.search(r"put (\S+)", res.out)[1]) == pytest.approx(3 * 78 / (TILE_MHZ * 1e6), rel=1e-3)

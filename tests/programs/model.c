@@ -1,0 +1,72 @@
+/*
+ * model.c - model-mode behaviour seen from a program (tests/integration/
+ * test_model.py).  Build counted (rccecc --model-build) for exact times.
+ *
+ *   model barrier   UE u computes u units, then a barrier: prints
+ *                   "ue U before B after A" (RCCE_wtime, virtual seconds)
+ *   model lock      UE 0 takes lock 0, computes, releases; then UE 1 takes
+ *                   it: prints "ue U acquired T released R"
+ *   model dvfs      the master of power domain 0 lowers its divider to 8 and
+ *                   waits: prints "dvfs before B after A watts W0 W1"
+ *   model sensor    prints "sensor W" (scc_power_read)
+ *   model put       UE 0 puts 96 bytes into UE 1's MPB: prints "put T"
+ */
+#include <stdio.h>
+#include <string.h>
+
+#define RC_POWER_MANAGEMENT 1 /* RCCE's power API, as programs built with -DRC_POWER_MANAGEMENT */
+#include "RCCE.h"
+#include "scc_power.h"
+
+static volatile double sink;
+
+static void compute(int units) {
+  for (int i = 0; i < units * 1000; i++) sink += i * 0.5;
+}
+
+int RCCE_APP(int argc, char **argv) {
+  RCCE_init(&argc, &argv);
+  const char *mode = argc > 1 ? argv[1] : "";
+  int me = RCCE_ue();
+  if (!strcmp(mode, "barrier")) {
+    compute(me);
+    double before = RCCE_wtime();
+    RCCE_barrier(&RCCE_COMM_WORLD);
+    printf("ue %d before %.9f after %.9f\n", me, before, RCCE_wtime());
+  } else if (!strcmp(mode, "lock")) {
+    if (me == 1) RCCE_barrier(&RCCE_COMM_WORLD);
+    RCCE_acquire_lock(0);
+    double acquired = RCCE_wtime();
+    compute(me == 0 ? 50 : 1);
+    double released = RCCE_wtime();
+    RCCE_release_lock(0);
+    if (me == 0) RCCE_barrier(&RCCE_COMM_WORLD);
+    printf("ue %d acquired %.9f released %.9f\n", me, acquired, released);
+  } else if (!strcmp(mode, "dvfs")) {
+    if (RCCE_power_domain() == 0 && RCCE_power_domain_master() == me) {
+      RCCE_REQUEST req;
+      double w0 = scc_power_read(), before = RCCE_wtime();
+      int rc = RCCE_iset_power(8, &req, NULL, NULL);
+      if (rc == RCCE_SUCCESS) rc = RCCE_wait_power(&req);
+      printf("dvfs rc %d before %.9f after %.9f watts %.4f %.4f\n", rc, before, RCCE_wtime(), w0, scc_power_read());
+    }
+  } else if (!strcmp(mode, "sensor")) {
+    if (me == 0) printf("sensor %.4f\n", scc_power_read());
+  } else if (!strcmp(mode, "put")) {
+    t_vcharp buf = RCCE_malloc(96);
+    char data[96] = {0};
+    RCCE_barrier(&RCCE_COMM_WORLD);
+    if (me == 0) {
+      double t0 = RCCE_wtime();
+      RCCE_put(buf, (t_vcharp)data, 96, 1);
+      printf("put %.12f\n", RCCE_wtime() - t0);
+    }
+    RCCE_barrier(&RCCE_COMM_WORLD);
+  } else {
+    fprintf(stderr, "model: unknown mode '%s'\n", mode);
+    RCCE_finalize();
+    return 2;
+  }
+  RCCE_finalize();
+  return 0;
+}

@@ -1,0 +1,249 @@
+/* timing layer: what model mode charges, one unit at a time, on a private
+ * segment where this process is UE 0 on core 0 and plays the other UEs by
+ * writing their stamps and loads (docs/model.md). */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "timing/energy.h"
+#include "timing/timing_internal.h"
+#include "unit.h"
+
+#define TILE_MHZ 533 /* divider 3 */
+
+static struct hw_job job;
+
+static void start(int nue) {
+  struct hw_job_params p;
+  char err[256];
+  memset(&p, 0, sizeof p);
+  p.nue = nue;
+  if (chip_preset("scc", &p.chip, err, sizeof err) != 0) abort();
+  for (int u = 0; u < nue; u++) p.ue_core[u] = u;
+  p.shared_bytes = 64 << 20;
+  p.initial_divider = 3;
+  p.model = 1;
+  if (hw_job_create_private(&p, &job, err, sizeof err) != 0 || timing_init(&job, 0) != 0) {
+    fprintf(stderr, "setup: %s\n", err);
+    exit(2);
+  }
+}
+
+static void stop(void) {
+  timing_finalize();
+  hw_job_detach(&job);
+}
+
+static uint64_t now(void) { return hw_ue(&job, 0)->clock.now_ps; }
+static double cycles_ps(double cycles) { return cycles * 1e6 / TILE_MHZ; }
+static int near(double a, double b) { return fabs(a - b) <= 2.0; } /* ps, rounding */
+static const struct chip_desc *chip(void) { return &job.hdr->chip; }
+
+/* A flag written into core 47's MPB costs a library step and a remote line
+ * write; its line carries the writer's time and the value's low byte. */
+static void test_flag_write(void) {
+  start(2);
+  volatile uint32_t *flag = (volatile uint32_t *)(hw_mpb(&job, 47) + 64 * 32);
+  uint64_t t0 = now();
+  timing_flag_write(flag, 0, 0x1234);
+  double want = chip()->time.sw_step_cycles + chip_mpb_write_line_cycles(chip(), 0, 47, TILE_MHZ);
+  CHECK(near((double)(now() - t0), cycles_ps(want)));
+  uint64_t stamp = __atomic_load_n(hw_stamp(&job, 47, 64, 0), __ATOMIC_RELAXED);
+  CHECK_EQ(stamp >> 8, now());
+  CHECK_EQ(stamp & 0xff, 0x34);
+  stop();
+}
+
+/* A reader that sees the value a stamp belongs to moves to the stamp, then
+ * pays the read; a stamp of another value (a newer write) is not waited for. */
+static void test_flag_seen(void) {
+  start(2);
+  volatile uint32_t *flag = (volatile uint32_t *)(hw_mpb(&job, 0) + 10 * 32);
+  uint64_t later = now() + 5000000;
+  __atomic_store_n(hw_stamp(&job, 0, 10, 0), timing_stamp_pack(later, 7), __ATOMIC_RELAXED);
+  double read = chip()->time.sw_step_cycles + chip()->lat.mpb_read_local;
+  timing_flag_seen(flag, 0, 8); /* not the stamped value */
+  CHECK(now() < later);
+  uint64_t t1 = now();
+  timing_flag_seen(flag, 0, 7);
+  CHECK(near((double)(now() - later), cycles_ps(read)));
+  CHECK_EQ(hw_ue(&job, 0)->clock.wait_ps, later - t1);
+  /* Single-bit flags: one stamp per bit. */
+  __atomic_store_n(hw_stamp(&job, 0, 11, 200), timing_stamp_pack(now() + 1000000, 1), __ATOMIC_RELAXED);
+  uint64_t t2 = now();
+  timing_flag_seen(hw_mpb(&job, 0) + 11 * 32, 199, 1); /* another bit: no stamp there */
+  CHECK(near((double)(now() - t2), cycles_ps(read)));
+  stop();
+}
+
+/* Latency by distance: a 100-byte copy from core 2's MPB (one hop) is four
+ * line reads; from core 47's (eight hops) each line costs more. */
+static void test_mpb_copy_by_distance(void) {
+  start(2);
+  uint64_t t0 = now();
+  timing_mpb_copy(hw_mpb(&job, 2), 100, 0);
+  uint64_t near_cost = now() - t0;
+  CHECK(near((double)near_cost, cycles_ps(4 * chip_mpb_read_cycles(chip(), 0, 2, TILE_MHZ))));
+  t0 = now();
+  timing_mpb_copy(hw_mpb(&job, 47), 100, 0);
+  uint64_t far_cost = now() - t0;
+  CHECK(near((double)far_cost, cycles_ps(4 * chip_mpb_read_cycles(chip(), 0, 47, TILE_MHZ))));
+  CHECK(far_cost > near_cost);
+  t0 = now();
+  timing_mpb_copy(hw_mpb(&job, 1), 32, 1); /* own tile, one line */
+  CHECK(near((double)(now() - t0), cycles_ps(chip()->lat.mpb_write_local)));
+  stop();
+}
+
+/* Contention: an access waits what an M/D/1 queue at the other UEs'
+ * utilisation waits, rho / (2 (1 - rho)) services; saturation is capped. */
+static void test_contention_queueing(void) {
+  start(2);
+  double service = chip()->lat.mc_service_ns * 1000;
+  CHECK(timing_mc_queue_ps(0, 1) == 0); /* nobody else */
+  __atomic_store_n(hw_load(&job, 0), (int64_t)500000000, __ATOMIC_RELAXED); /* rho 0.5 on MC0 */
+  CHECK(fabs(timing_mc_queue_ps(0, 1) - service * 0.5) < 1e-6);
+  CHECK(fabs(timing_mc_queue_ps(0, 4) - 4 * service * 0.5) < 1e-6);
+  __atomic_store_n(hw_load(&job, 0), (int64_t)3000000000, __ATOMIC_RELAXED); /* overloaded */
+  CHECK(fabs(timing_mc_queue_ps(0, 1) - service * 0.99 / 0.02) < 1e-3);
+  /* Links count too: MC1 sits at tile (5,0), five hops east of core 0. */
+  int links[16];
+  CHECK_EQ(chip_xy_route(chip(), 0, 0, 5, 0, links, 16), 5);
+  int first_link = chip()->n_mc + chip_num_tiles(chip());
+  __atomic_store_n(hw_load(&job, (uint64_t)(first_link + links[4])), (int64_t)500000000, __ATOMIC_RELAXED);
+  double link_service = chip()->lat.link_service_cycles * 1e6 / chip()->mesh_mhz;
+  CHECK(fabs(timing_mc_queue_ps(1, 1) - link_service * 0.5) < 1e-6);
+  /* My own use is published after a window and then excluded from what I wait for. */
+  __atomic_store_n(hw_load(&job, 0), 0, __ATOMIC_RELAXED);
+  for (int i = 0; i < 1000; i++) {
+    timing_mc_queue_ps(2, 1);
+    timing_advance(20000, TIMING_COMM);
+  }
+  CHECK(__atomic_load_n(hw_load(&job, 2), __ATOMIC_RELAXED) > 0);
+  CHECK(timing_mc_queue_ps(2, 1) == 0);
+  timing_finalize();
+  CHECK_EQ(__atomic_load_n(hw_load(&job, 2), __ATOMIC_RELAXED), 0); /* withdrawn at the end */
+  hw_job_detach(&job);
+}
+
+/* Shared-memory pages are dealt to the controllers in turn. */
+static void test_shared_pages(void) {
+  start(1);
+  double page = chip()->lat.mc_page_bytes;
+  CHECK_EQ(chip_shared_mc(chip(), 0), 0);
+  CHECK_EQ(chip_shared_mc(chip(), (unsigned long long)page), 1);
+  CHECK_EQ(chip_shared_mc(chip(), (unsigned long long)(5 * page) + 8), 1);
+  stop();
+}
+
+/* A barrier leaves at the latest arrival, plus one read of the counter line. */
+static void test_barrier(void) {
+  start(2);
+  unsigned char *line = hw_mpb(&job, 0) + 3 * 32;
+  timing_barrier_arrive(line, 6);
+  uint64_t mine = now(), theirs = mine + 777000;
+  __atomic_store_n(hw_stamp(&job, 0, 3, 0), theirs, __ATOMIC_RELAXED); /* generation 6: slot 0 */
+  timing_barrier_leave(line, 6);
+  CHECK(near((double)(now() - theirs), cycles_ps(chip()->lat.mpb_read_local)));
+  stop();
+}
+
+/* A lock is not acquired before its holder released it. */
+static void test_lock(void) {
+  start(2);
+  uint64_t before = now();
+  _Atomic uint64_t free_ps = before + 123000;
+  timing_tas_acquired(&free_ps);
+  CHECK_EQ(now(), before + 123000);
+  timing_tas_acquired(&free_ps); /* released long ago: no wait */
+  CHECK_EQ(now(), before + 123000);
+  timing_advance(1000, TIMING_COMM);
+  timing_tas_released(&free_ps);
+  CHECK_EQ(free_ps, now());
+  stop();
+}
+
+/* DVFS: the voltage change takes its modeled latency from the request on,
+ * and the domain's log records when the new level counts. */
+static void test_dvfs(void) {
+  start(2);
+  uint64_t asked = timing_voltage_request();
+  timing_advance(1000, TIMING_COMPUTE);
+  timing_voltage_wait(asked, 0, 0);
+  uint64_t done = asked + (uint64_t)cycles_ps(chip()->time.dvfs_voltage_cycles);
+  CHECK(now() == done);
+  CHECK_EQ(hw_vlog(&job, 0)->n, 1);
+  CHECK_EQ(hw_vlog(&job, 0)->e[0].t_ps, done);
+  CHECK_EQ(hw_vlog(&job, 0)->e[0].vlevel, 0);
+  uint64_t t0 = now();
+  timing_frequency_change();
+  CHECK(near((double)(now() - t0), cycles_ps(chip()->time.dvfs_frequency_cycles)));
+  stop();
+}
+
+/* The power fit: 2 and 48 running cores at 0.8 V / 533 MHz draw Share's
+ * published 31.616 W and 50.768 W; 48 at 1.3 V / 800 MHz the chip's 125 W. */
+static void test_power_fit(void) {
+  start(48);
+  for (int u = 0; u < 48; u++) hw_ue(&job, u)->clock.running = u < 2;
+  CHECK(fabs(timing_power_now(&job) - 31.616) < 0.01);
+  for (int u = 0; u < 48; u++) hw_ue(&job, u)->clock.running = 1;
+  CHECK(fabs(timing_power_now(&job) - 50.768) < 0.01);
+  const struct chip_desc *c = chip();
+  double top = c->power.uncore + chip_num_voltage_domains(c) * chip_domain_static_power(c, 1.3) +
+               48 * chip_core_power(c, 1.3, 800, 1.0);
+  CHECK(fabs(top - 125.0) < 0.05);
+  stop();
+}
+
+/* Energy: the power trace's buckets hold the core's dynamic energy, also
+ * after they have been widened; the job's energy adds static and uncore. */
+static void test_energy_trace(void) {
+  start(1);
+  for (int i = 0; i < 3000; i++) timing_advance(1000000 + (uint64_t)i, i % 2 ? TIMING_COMPUTE : TIMING_COMM);
+  const struct hw_vclock *k = &hw_ue(&job, 0)->clock;
+  CHECK(k->bucket_shift > 0);
+  double sum = 0;
+  for (int b = 0; b < HW_POWER_BUCKETS; b++) sum += k->bucket_j[b];
+  CHECK(fabs(sum - k->dynamic_j) < 1e-9 * k->dynamic_j + 1e-12);
+  struct timing_energy e;
+  timing_job_energy(&job, &e);
+  CHECK(fabs(e.seconds - (double)k->now_ps * 1e-12) < 1e-15);
+  CHECK(fabs(e.energy_j - (e.dynamic_j + e.static_j + e.uncore_j)) < 1e-12);
+  CHECK(fabs(e.average_w - 31.199) < 0.01); /* one running core at 0.8 V / 533 MHz */
+  static double w[HW_POWER_BUCKETS];
+  double width;
+  int n = timing_power_trace(&job, w, HW_POWER_BUCKETS, &width);
+  CHECK(n > 1);
+  CHECK(fabs(w[0] - 31.199) < 0.05);
+  stop();
+}
+
+/* Counted computation: basic blocks x time_compute_bb_cycles. */
+static void test_counted_compute(void) {
+  timing_bb_count = 1; /* as if the program had been instrumented */
+  start(1);
+  timing_leave();
+  timing_bb_count += 1000;
+  uint64_t t0 = now();
+  timing_enter();
+  CHECK(near((double)(now() - t0), cycles_ps(1000 * chip()->time.compute_bb_cycles)));
+  CHECK_EQ(hw_ue(&job, 0)->clock.compute_ps, now() - t0);
+  stop();
+  timing_bb_count = 0;
+}
+
+int main(void) {
+  test_flag_write();
+  test_flag_seen();
+  test_mpb_copy_by_distance();
+  test_contention_queueing();
+  test_shared_pages();
+  test_barrier();
+  test_lock();
+  test_dvfs();
+  test_power_fit();
+  test_energy_trace();
+  test_counted_compute();
+  return unit_report("test_timing");
+}
