@@ -5,7 +5,7 @@ PREFIX     ?= /usr/local
 JOBS       ?= 2
 PYTHON     ?= python3
 
-.PHONY: all build demo test test-unit test-integration test-asan bench validate install clean deps
+.PHONY: all build demo test test-unit test-integration test-asan bench validate calibrate install clean deps
 
 all: build
 
@@ -45,3 +45,7 @@ clean:
 # The timing model against published figures (docs/model.md "Validation").
 validate: build
 	$(PYTHON) validate/run_validate.py --build $(BUILD)
+
+# The computation constants of the timing model for this host (docs/model.md).
+calibrate: build
+	$(PYTHON) validate/calibrate.py --build $(BUILD)
