@@ -35,6 +35,7 @@ test: deps build test-asan-build
 bench: build
 	@sh scripts/install-deps.sh --bench
 	$(PYTHON) bench/run_bench.py
+	$(PYTHON) bench/model_bench.py --build $(BUILD)
 
 install: build
 	cmake --install $(BUILD) --prefix $(PREFIX)

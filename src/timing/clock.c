@@ -9,6 +9,7 @@
 
 int timing_enabled;
 struct timing_state timing_g;
+uintptr_t timing_shared_lo, timing_shared_len;
 
 static uint64_t host_ns(void) {
   struct timespec ts;
@@ -16,17 +17,29 @@ static uint64_t host_ns(void) {
   return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
+/* Refresh the cached clock and power when DVFS has changed the registers. */
+static void refresh_state(void) {
+  const struct hw_config *cfg = hw_config(timing_g.job);
+  int div = __atomic_load_n(&cfg->tile_divider[timing_g.tile], __ATOMIC_RELAXED);
+  int vl = __atomic_load_n(&cfg->domain_vlevel[timing_g.domain], __ATOMIC_RELAXED);
+  if (div == timing_g.cached_divider && vl == timing_g.cached_vlevel) return;
+  int mhz = chip_tile_mhz(timing_g.chip, div);
+  timing_g.cached_divider = div;
+  timing_g.cached_vlevel = vl;
+  timing_g.ps_per_cycle = 1e6 / mhz;
+  /* A running core is active while it waits too: RCCE waits poll the MPB. */
+  timing_g.busy_watts = chip_core_power(timing_g.chip, timing_g.chip->vlevel[vl].volts, mhz, 1.0);
+}
+
 static int tile_mhz(void) {
-  int div = __atomic_load_n(&hw_config(timing_g.job)->tile_divider[timing_g.tile], __ATOMIC_RELAXED);
-  return chip_tile_mhz(timing_g.chip, div);
+  refresh_state();
+  return (int)(1e6 / timing_g.ps_per_cycle + 0.5);
 }
 
-static double volts(void) {
-  int vl = __atomic_load_n(&hw_config(timing_g.job)->domain_vlevel[timing_g.domain], __ATOMIC_RELAXED);
-  return timing_g.chip->vlevel[vl].volts;
+double timing_ps_per_cycle(void) {
+  refresh_state();
+  return timing_g.ps_per_cycle;
 }
-
-double timing_ps_per_cycle(void) { return 1e6 / tile_mhz(); }
 
 static int cmp_u64(const void *a, const void *b) {
   uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
@@ -63,11 +76,14 @@ int timing_init(struct hw_job *job, int ue) {
    * outnumber CPUs and are preempted while computing. */
   timing_g.host_clock = job->hdr->oversubscribed ? CLOCK_THREAD_CPUTIME_ID : CLOCK_MONOTONIC;
   timing_g.depth = 0;
+  timing_g.cached_divider = timing_g.cached_vlevel = -1;
   /* An instrumented program has entered basic blocks before RCCE_init. */
   timing_g.counted = timing_bb_count > 0;
   timing_g.left_bbs = timing_bb_count;
   timing_g.probe_ns = probe_overhead_ns();
   timing_g.clock->running = 1;
+  timing_shared_lo = (uintptr_t)(job->base + job->hdr->shared_off);
+  timing_shared_len = job->hdr->shared_bytes;
   timing_g.left_ns = host_ns();
   return timing_contention_init();
 }
@@ -78,18 +94,19 @@ void timing_finalize(void) {
   timing_g.clock->running = 0;
   timing_contention_finalize();
   timing_enabled = 0; /* what the program does after RCCE_finalize is not on the chip's clock */
+  timing_shared_len = 0;
 }
 
 /* Add energy e spent over [t0, t1) to the power trace, widening its buckets
  * (merging neighbours) when the run outgrows them. */
 static void trace_energy(struct hw_vclock *c, uint64_t t0, uint64_t t1, double e) {
-  while ((t1 >> c->bucket_shift) / HW_POWER_BUCKET_PS >= HW_POWER_BUCKETS) {
+  while (t1 / (HW_POWER_BUCKET_PS << c->bucket_shift) >= HW_POWER_BUCKETS) {
     for (int i = 0; i < HW_POWER_BUCKETS / 2; i++) c->bucket_j[i] = c->bucket_j[2 * i] + c->bucket_j[2 * i + 1];
     for (int i = HW_POWER_BUCKETS / 2; i < HW_POWER_BUCKETS; i++) c->bucket_j[i] = 0;
     c->bucket_shift++;
   }
   uint64_t width = HW_POWER_BUCKET_PS << c->bucket_shift;
-  if (t1 <= t0) {
+  if (t1 <= t0 || t0 / width == (t1 - 1) / width) { /* the common case: one bucket */
     c->bucket_j[t0 / width] += e;
     return;
   }
@@ -107,8 +124,8 @@ void timing_advance(uint64_t ps, enum timing_kind kind) {
   if (kind == TIMING_COMPUTE) c->compute_ps += ps;
   else if (kind == TIMING_COMM) c->comm_ps += ps;
   else c->wait_ps += ps;
-  /* A running core is active while it waits too: RCCE waits poll the MPB. */
-  double e = chip_core_power(timing_g.chip, volts(), tile_mhz(), 1.0) * (double)ps * 1e-12;
+  refresh_state();
+  double e = timing_g.busy_watts * (double)ps * 1e-12;
   c->dynamic_j += e;
   trace_energy(c, t0, c->now_ps, e);
 }

@@ -6,7 +6,8 @@
  * over the last window, and an access waits what an M/D/1 queue at the
  * other UEs' summed utilisation rho waits on average, rho / (2 (1 - rho))
  * service times.  A UE that waits longer uses resources less often, so a
- * saturated resource settles near its capacity. */
+ * saturated resource settles near its capacity.  The other UEs' utilisation
+ * is read once per window and resource (a shared cache line each time). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -19,6 +20,11 @@ static struct {
   int n_res, first_port, first_link;
   double *busy_ps;       /* this window */
   int64_t *published;    /* my share of each resource's sum, ppb */
+  int *active, n_active; /* resources used this window or published last time */
+  unsigned char *listed; /* whether a resource is in `active` */
+  double *others;        /* the other UEs' utilisation, as read in window `seen` */
+  uint32_t *seen, window;
+  uint64_t window_ps;
   uint64_t window_start;
   int *tile_route, *tile_hops; /* links from my tile to every tile */
   int *mc_route, *mc_hops;     /* and to every memory controller's router */
@@ -40,12 +46,16 @@ int timing_contention_init(void) {
   cs.max_hops = c->tiles_x + c->tiles_y;
   cs.busy_ps = calloc((size_t)cs.n_res, sizeof *cs.busy_ps);
   cs.published = calloc((size_t)cs.n_res, sizeof *cs.published);
+  cs.active = calloc((size_t)cs.n_res, sizeof *cs.active);
+  cs.listed = calloc((size_t)cs.n_res, sizeof *cs.listed);
+  cs.others = calloc((size_t)cs.n_res, sizeof *cs.others);
+  cs.seen = calloc((size_t)cs.n_res, sizeof *cs.seen);
   cs.tile_route = malloc(sizeof(int) * (size_t)tiles * (size_t)cs.max_hops);
   cs.tile_hops = malloc(sizeof(int) * (size_t)tiles);
   cs.mc_route = malloc(sizeof(int) * (size_t)c->n_mc * (size_t)cs.max_hops);
   cs.mc_hops = malloc(sizeof(int) * (size_t)c->n_mc);
   int *tx = malloc(sizeof(int) * (size_t)(tiles + c->n_mc)), *ty = malloc(sizeof(int) * (size_t)(tiles + c->n_mc));
-  if (!cs.busy_ps || !cs.published || !cs.tile_route || !cs.tile_hops || !cs.mc_route || !cs.mc_hops || !tx || !ty) {
+  if (!cs.busy_ps || !cs.published || !cs.active || !cs.listed || !cs.others || !cs.seen || !cs.tile_route || !cs.tile_hops || !cs.mc_route || !cs.mc_hops || !tx || !ty) {
     free(tx), free(ty);
     return -1;
   }
@@ -55,34 +65,48 @@ int timing_contention_init(void) {
   route_table(c->n_mc, cs.mc_hops, cs.mc_route, tx, ty);
   free(tx), free(ty);
   cs.window_start = 0;
+  cs.window = 1; /* seen[] starts at 0: nothing read yet */
+  cs.window_ps = (uint64_t)(c->lat.contention_window_ns * 1000);
   return 0;
 }
 
-/* Publish this window's utilisation (and withdraw that of resources left alone). */
+/* Publish this window's utilisation (and withdraw that of resources left
+ * alone); only resources used lately are visited. */
 static void publish(uint64_t now) {
   double span = (double)(now - cs.window_start);
-  for (int r = 0; r < cs.n_res; r++) {
+  int kept = 0;
+  for (int i = 0; i < cs.n_active; i++) {
+    int r = cs.active[i];
     int64_t share = span > 0 ? (int64_t)(cs.busy_ps[r] / span * PPB) : 0;
     if (share != cs.published[r]) __atomic_fetch_add(hw_load(timing_g.job, (uint64_t)r), share - cs.published[r], __ATOMIC_RELAXED);
     cs.published[r] = share;
     cs.busy_ps[r] = 0;
+    if (share) cs.active[kept++] = r; /* to be withdrawn when left alone */
+    else cs.listed[r] = 0;
   }
+  cs.n_active = kept;
   cs.window_start = now;
+  cs.window++;
 }
 
 void timing_contention_finalize(void) {
   for (int r = 0; r < cs.n_res; r++)
     if (cs.published[r]) __atomic_fetch_add(hw_load(timing_g.job, (uint64_t)r), -cs.published[r], __ATOMIC_RELAXED);
-  free(cs.busy_ps), free(cs.published), free(cs.tile_route), free(cs.tile_hops), free(cs.mc_route), free(cs.mc_hops);
+  free(cs.others), free(cs.seen), free(cs.active), free(cs.listed), free(cs.busy_ps), free(cs.published), free(cs.tile_route), free(cs.tile_hops), free(cs.mc_route), free(cs.mc_hops);
   memset(&cs, 0, sizeof cs);
 }
 
 /* n uses of resource r, service_ps each: the expected queueing delay. */
 static double use(int r, double service_ps, double n) {
   uint64_t now = timing_g.clock->now_ps;
-  if (now - cs.window_start >= (uint64_t)(timing_g.chip->lat.contention_window_ns * 1000)) publish(now);
+  if (now - cs.window_start >= cs.window_ps) publish(now);
   cs.busy_ps[r] += service_ps * n;
-  double rho = (double)(__atomic_load_n(hw_load(timing_g.job, (uint64_t)r), __ATOMIC_RELAXED) - cs.published[r]) / PPB;
+  if (!cs.listed[r]) cs.listed[r] = 1, cs.active[cs.n_active++] = r;
+  if (cs.seen[r] != cs.window) {
+    cs.seen[r] = cs.window;
+    cs.others[r] = (double)(__atomic_load_n(hw_load(timing_g.job, (uint64_t)r), __ATOMIC_RELAXED) - cs.published[r]) / PPB;
+  }
+  double rho = cs.others[r];
   if (rho <= 0) return 0;
   if (rho > RHO_MAX) rho = RHO_MAX;
   return n * service_ps * rho / (2 * (1 - rho));

@@ -11,10 +11,10 @@
 
 #include "timing_internal.h"
 
-static void access_shared(uintptr_t addr, int write) {
-  const struct hw_header *h = timing_g.job->hdr;
-  uintptr_t off = addr - (uintptr_t)(timing_g.job->base + h->shared_off);
-  if (off >= h->shared_bytes) return;
+/* The fast path of every hook is one compare against the shared region
+ * (timing_shared_lo/len, empty while the clock does not run). */
+__attribute__((noinline)) static void access_shared(uintptr_t addr, int write) {
+  uintptr_t off = addr - timing_shared_lo;
   const struct chip_desc *c = timing_g.chip;
   int mc = chip_shared_mc(c, off), mhz = (int)(1e6 / timing_ps_per_cycle() + 0.5);
   double cycles = chip_ddr_read_cycles(c, timing_g.core, mc, mhz);
@@ -34,10 +34,10 @@ static void access_shared(uintptr_t addr, int write) {
   void __asan_load##size##_noabort(uintptr_t addr);                        \
   void __asan_store##size##_noabort(uintptr_t addr);                       \
   void __asan_load##size##_noabort(uintptr_t addr) {                       \
-    if (timing_enabled) access_shared(addr, 0);                            \
+    if (addr - timing_shared_lo < timing_shared_len) access_shared(addr, 0); \
   }                                                                        \
   void __asan_store##size##_noabort(uintptr_t addr) {                      \
-    if (timing_enabled) access_shared(addr, 1);                            \
+    if (addr - timing_shared_lo < timing_shared_len) access_shared(addr, 1); \
   }
 HOOKS(1)
 HOOKS(2)
@@ -51,9 +51,11 @@ void __asan_handle_no_return(void);
 
 /* A larger access: one per word of the SCC's 32-bit cores. */
 void __asan_loadN_noabort(uintptr_t addr, size_t size) {
-  for (size_t i = 0; timing_enabled && i < size; i += 4) access_shared(addr + i, 0);
+  for (size_t i = 0; i < size; i += 4)
+    if (addr + i - timing_shared_lo < timing_shared_len) access_shared(addr + i, 0);
 }
 void __asan_storeN_noabort(uintptr_t addr, size_t size) {
-  for (size_t i = 0; timing_enabled && i < size; i += 4) access_shared(addr + i, 1);
+  for (size_t i = 0; i < size; i += 4)
+    if (addr + i - timing_shared_lo < timing_shared_len) access_shared(addr + i, 1);
 }
 void __asan_handle_no_return(void) {}

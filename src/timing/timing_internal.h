@@ -18,11 +18,18 @@ struct timing_state {
   int counted;            /* the program counts its basic blocks (rccecc --model-build) */
   uint64_t left_bbs;      /* basic blocks executed at the last exit from the runtime */
   unsigned reads_in_flight; /* shared-memory reads since the last write or runtime call */
+  /* The tile clock and the core's busy power, for the divider and voltage
+   * level they were computed at (both change only through DVFS). */
+  int cached_divider, cached_vlevel;
+  double ps_per_cycle, busy_watts;
 };
 
 extern struct timing_state timing_g;
 /* Basic blocks the program has entered (compute_count.c). */
 extern uint64_t timing_bb_count;
+/* The off-chip shared region whose accesses memory_access.c charges
+ * (length 0 outside the clock's run). */
+extern uintptr_t timing_shared_lo, timing_shared_len;
 
 /* Picoseconds per core cycle at the tile's current frequency. */
 double timing_ps_per_cycle(void);

@@ -95,6 +95,9 @@ static void test_mpb_copy_by_distance(void) {
   stop();
 }
 
+/* The others' utilisation is read once per window: move to the next one. */
+static void next_window(void) { timing_advance((uint64_t)(chip()->lat.contention_window_ns * 1000) + 1, TIMING_COMM); }
+
 /* Contention: an access waits what an M/D/1 queue at the other UEs'
  * utilisation waits, rho / (2 (1 - rho)) services; saturation is capped. */
 static void test_contention_queueing(void) {
@@ -102,19 +105,23 @@ static void test_contention_queueing(void) {
   double service = chip()->lat.mc_service_ns * 1000;
   CHECK(timing_mc_queue_ps(0, 1) == 0); /* nobody else */
   __atomic_store_n(hw_load(&job, 0), (int64_t)500000000, __ATOMIC_RELAXED); /* rho 0.5 on MC0 */
+  CHECK(timing_mc_queue_ps(0, 1) == 0); /* not before the next window */
+  next_window();
   CHECK(fabs(timing_mc_queue_ps(0, 1) - service * 0.5) < 1e-6);
   CHECK(fabs(timing_mc_queue_ps(0, 4) - 4 * service * 0.5) < 1e-6);
   __atomic_store_n(hw_load(&job, 0), (int64_t)3000000000, __ATOMIC_RELAXED); /* overloaded */
+  next_window();
   CHECK(fabs(timing_mc_queue_ps(0, 1) - service * 0.99 / 0.02) < 1e-3);
   /* Links count too: MC1 sits at tile (5,0), five hops east of core 0. */
   int links[16];
   CHECK_EQ(chip_xy_route(chip(), 0, 0, 5, 0, links, 16), 5);
   int first_link = chip()->n_mc + chip_num_tiles(chip());
+  __atomic_store_n(hw_load(&job, 0), 0, __ATOMIC_RELAXED);
   __atomic_store_n(hw_load(&job, (uint64_t)(first_link + links[4])), (int64_t)500000000, __ATOMIC_RELAXED);
+  next_window();
   double link_service = chip()->lat.link_service_cycles * 1e6 / chip()->mesh_mhz;
   CHECK(fabs(timing_mc_queue_ps(1, 1) - link_service * 0.5) < 1e-6);
   /* My own use is published after a window and then excluded from what I wait for. */
-  __atomic_store_n(hw_load(&job, 0), 0, __ATOMIC_RELAXED);
   for (int i = 0; i < 1000; i++) {
     timing_mc_queue_ps(2, 1);
     timing_advance(20000, TIMING_COMM);
