@@ -2,7 +2,8 @@
 # make demo: compile RCCE programs with rccecc, run stencil on 48 emulated
 # SCC cores, pingpong between the two farthest cores (0 and 47), and the
 # iRCCE/RCCE_peek request-reply server on 48 cores with tagged flags and
-# remote-put/local-get.
+# remote-put/local-get; then the same kind of programs in model mode, with
+# the SCC time, energy and power they would have had.
 set -eu
 BUILD=${1:-build}
 OUT=$BUILD/demo
@@ -14,6 +15,9 @@ echo "== compiling unmodified RCCE programs with rccecc"
 "$BUILD/bin/rccecc" -O2 apps/stencil.c -o "$OUT/stencil" -lm
 "$BUILD/bin/rccecc" -O2 apps/pingpong.c -o "$OUT/pingpong"
 "$BUILD/bin/rccecc" -O2 apps/peek_server.c -o "$OUT/peek_server"
+# counted builds for model mode: the same prediction on every run (docs/model.md)
+"$BUILD/bin/rccecc" --model-build -O2 apps/stencil.c -o "$OUT/stencil-counted" -lm
+"$BUILD/bin/rccecc" --model-build -O2 apps/pingpong.c -o "$OUT/pingpong-counted"
 echo "   $BUILD/bin/rccecc -O2 apps/stencil.c -o $OUT/stencil -lm"
 
 # run_timed TITLE SUMMARY_LINES rccerun-args...: print the title and the command, run it, print
@@ -41,4 +45,11 @@ run_timed "pingpong between cores 0 and 47 (tiles (0,0) and (5,3): 8 mesh hops)"
 run_timed "request/reply server on RCCE_peek: 47 clients, variable-size requests, tagged flags, remote put" 2 \
   -nue 48 --flags tagged --scheme rplg "$OUT/peek_server" 3 2000
 echo
-echo "Times are host wall-clock (native mode). See README.md for the benchmark table."
+echo "Times above are host wall-clock (native mode). Model mode: virtual SCC time, energy and power."
+run_timed "model mode: pingpong between cores 0 and 47 (counted build: rccecc --model-build), SCC latencies" 0 \
+  -nue 2 --cores 0,47 --model scc --job-dir "$OUT/model-pingpong" "$OUT/pingpong-counted" 65536 50
+run_timed "model mode: stencil on 48 cores (counted build)" 0 \
+  -nue 48 --model scc --job-dir "$OUT/model-stencil" "$OUT/stencil-counted" 32 100
+echo
+echo "Job summaries: $OUT/model-pingpong/summary.json, $OUT/model-stencil/summary.json (and power.csv)."
+echo "make validate compares the model with the published SCC figures. See README.md for the benchmark tables."

@@ -41,7 +41,7 @@ static int multicast(const char *buf, size_t size) {
   struct acks a = {links, value};
   struct hw_wait_desc why = {.kind = HW_WAIT_SEND, .peer = (rcce_g.ue + 1) % rcce_g.nue};
   if (!all_acked(&a)) hw_wait_cond(&rcce_g.job, rcce_g.ue, all_acked, &a, &why);
-  for (int u = 0; u < rcce_g.nue; u++)
+  for (int u = 0; timing_enabled && u < rcce_g.nue; u++)
     if (u != rcce_g.ue) rcce_iflag_seen(links[u].ready, rcce_g.ue);
   free(links), free(value);
   return RCCE_SUCCESS;

@@ -173,7 +173,7 @@ static int do_wait(int rc, struct rcce_iflag f, RCCE_FLAG_STATUS val, const char
   if (!flag_status_ok(val)) return rcce_error(RCCE_DEBUG_SYNCH, RCCE_ERROR_FLAG_STATUS_UNDEFINED, where, "value %d", val);
   struct hw_wait_desc why = {.kind = HW_WAIT_FLAG, .peer = -1, .mpb_offset = f.off, .value = val};
   rcce_iflag_wait(f, val, &why);
-  rcce_iflag_seen(f, rcce_g.ue);
+  if (timing_enabled) rcce_iflag_seen(f, rcce_g.ue);
   return RCCE_SUCCESS;
 }
 

@@ -76,7 +76,7 @@ int rcce_link_next_value(const struct rcce_link *l) { return l->seq ? seq_value(
 
 /* Gory flags are reset by their owner once seen; sequence numbers are not. */
 static void consume(struct rcce_iflag f, const struct rcce_link *l) {
-  rcce_iflag_seen(f, rcce_g.ue);
+  if (timing_enabled) rcce_iflag_seen(f, rcce_g.ue);
   if (!l->seq) rcce_iflag_write(f, RCCE_FLAG_UNSET, rcce_g.ue);
 }
 

@@ -81,11 +81,11 @@ static inline unsigned char *rcce_mpb_of(int ue) { return (unsigned char *)RCCE_
 /* Copies into and out of an MPB: what the timing layer charges by the line. */
 static inline void rcce_mpb_write(volatile void *mpb, const void *src, size_t n) {
   memcpy((void *)mpb, src, n);
-  timing_mpb_copy(mpb, n, 1);
+  if (timing_enabled) timing_mpb_copy(mpb, n, 1);
 }
 static inline void rcce_mpb_read(void *dst, const volatile void *mpb, size_t n) {
   memcpy(dst, (const void *)mpb, n);
-  timing_mpb_copy(mpb, n, 0);
+  if (timing_enabled) timing_mpb_copy(mpb, n, 0);
 }
 static inline struct hw_counters *rcce_counters(void) { return &hw_ue(&rcce_g.job, rcce_g.ue)->counters; }
 /* Count a message sent or received (n = 1), or take one back (n = -1). */

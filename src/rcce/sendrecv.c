@@ -31,7 +31,7 @@ static int via_queue(char *priv, uint32_t comb_off, size_t chunk, struct rcce_li
 
 int rcce_send_general(const char *priv, uint32_t comb_off, size_t chunk, struct rcce_link *l, size_t size,
                       int dest, int pipelined) {
-  timing_message_call();
+  if (timing_enabled) timing_message_call();
   int tagged = rcce_link_tagged(l, size);
   if (rcce_g.queued || (rcce_g.rplg && !tagged) || rcce_single_copy_wanted(size, chunk) ||
       (pipelined && size > chunk))
@@ -60,7 +60,7 @@ void rcce_first_step_info(const struct rcce_link *l, size_t size, size_t chunk, 
 
 int rcce_recv_general(char *priv, uint32_t comb_off, size_t chunk, struct rcce_link *l, size_t size, int src,
                       int *test) {
-  timing_message_call();
+  if (timing_enabled) timing_message_call();
   if (test) {
     rcce_xfer_progress();
     /* a message from src belongs to the requests queued before this call */

@@ -13,7 +13,26 @@ static int mpb_owner(const volatile void *addr, uint64_t *line) {
   return (int)(off / per_core);
 }
 
-static int cur_mhz(void) { return (int)(1e6 / timing_ps_per_cycle() + 0.5); }
+/* One word read from / one line written to each core's MPB, in cycles at
+ * the tile's present clock: a table rebuilt when DVFS changes the clock. */
+static struct {
+  int divider, core;
+  double read[CHIP_MAX_CORES], write[CHIP_MAX_CORES];
+} lines = {.divider = -1};
+
+static const double *line_cycles(int write) {
+  timing_ps_per_cycle(); /* brings cached_divider up to date */
+  if (lines.divider != timing_g.cached_divider || lines.core != timing_g.core) {
+    int mhz = chip_tile_mhz(timing_g.chip, timing_g.cached_divider);
+    for (int core = 0; core < chip_num_cores(timing_g.chip); core++) {
+      lines.read[core] = chip_mpb_read_cycles(timing_g.chip, timing_g.core, core, mhz);
+      lines.write[core] = chip_mpb_write_line_cycles(timing_g.chip, timing_g.core, core, mhz);
+    }
+    lines.divider = timing_g.cached_divider;
+    lines.core = timing_g.core;
+  }
+  return write ? lines.write : lines.read;
+}
 
 /* n line accesses to owner's MPB: latency per line plus queueing on the way. */
 static void charge_lines(int owner, double n, double cycles_per_line, double extra_cycles) {
@@ -25,8 +44,7 @@ void timing_flag_write(const volatile void *word, int slot, uint32_t value) {
   if (!timing_enabled) return;
   uint64_t line;
   int owner = mpb_owner(word, &line);
-  charge_lines(owner, 1, chip_mpb_write_line_cycles(timing_g.chip, timing_g.core, owner, cur_mhz()),
-               timing_g.chip->time.sw_step_cycles);
+  charge_lines(owner, 1, line_cycles(1)[owner], timing_g.chip->time.sw_step_cycles);
   __atomic_store_n(hw_stamp(timing_g.job, owner, line, (uint64_t)slot),
                    timing_stamp_pack(timing_g.clock->now_ps, value), __ATOMIC_RELEASE);
 }
@@ -39,18 +57,15 @@ void timing_flag_seen(const volatile void *word, int slot, uint32_t value) {
   /* A stamp with another value's tag belongs to a newer write whose value
    * is not visible yet: the value seen is older, and already accounted. */
   if ((s & 0xffu) == (value & 0xffu)) timing_wait_until(s >> TIMING_STAMP_TAG_BITS);
-  charge_lines(owner, 1, chip_mpb_read_cycles(timing_g.chip, timing_g.core, owner, cur_mhz()),
-               timing_g.chip->time.sw_step_cycles);
+  charge_lines(owner, 1, line_cycles(0)[owner], timing_g.chip->time.sw_step_cycles);
 }
 
 void timing_mpb_copy(const volatile void *mpb, size_t bytes, int write) {
   if (!timing_enabled || bytes == 0) return;
-  int owner = mpb_owner(mpb, NULL), mhz = cur_mhz();
-  size_t lines = (bytes + (size_t)timing_g.chip->line_bytes - 1) / (size_t)timing_g.chip->line_bytes;
+  int owner = mpb_owner(mpb, NULL);
+  size_t n = (bytes + (size_t)timing_g.chip->line_bytes - 1) / (size_t)timing_g.chip->line_bytes;
   /* The P54C has one outstanding access: every line pays the full latency. */
-  double per_line = write ? chip_mpb_write_line_cycles(timing_g.chip, timing_g.core, owner, mhz)
-                          : chip_mpb_read_cycles(timing_g.chip, timing_g.core, owner, mhz);
-  charge_lines(owner, (double)lines, per_line, 0);
+  charge_lines(owner, (double)n, line_cycles(write)[owner], 0);
 }
 
 /* --- barriers: the latest arrival of generation g, in slot g % 2 ----------
@@ -71,10 +86,9 @@ static void stamp_max(_Atomic uint64_t *s, uint64_t t) {
 
 void timing_barrier_arrive(const volatile void *line, uint32_t gen) {
   if (!timing_enabled) return;
-  int owner = mpb_owner(line, NULL), mhz = cur_mhz();
+  int owner = mpb_owner(line, NULL);
   /* Counting in is an atomic update of the counter line: a read and a write. */
-  timing_charge(timing_g.chip->time.sw_step_cycles + chip_mpb_read_cycles(timing_g.chip, timing_g.core, owner, mhz) +
-                chip_mpb_write_line_cycles(timing_g.chip, timing_g.core, owner, mhz));
+  timing_charge(timing_g.chip->time.sw_step_cycles + line_cycles(0)[owner] + line_cycles(1)[owner]);
   stamp_max(barrier_slot(line, gen), timing_g.clock->now_ps);
 }
 
@@ -82,13 +96,13 @@ void timing_barrier_leave(const volatile void *line, uint32_t gen) {
   if (!timing_enabled) return;
   timing_wait_until(__atomic_load_n(barrier_slot(line, gen), __ATOMIC_ACQUIRE));
   /* ... and sees the new generation with one read of the counter line. */
-  timing_charge(chip_mpb_read_cycles(timing_g.chip, timing_g.core, mpb_owner(line, NULL), cur_mhz()));
+  timing_charge(line_cycles(0)[mpb_owner(line, NULL)]);
 }
 
 /* --- test-and-set registers ------------------------------------------------ */
 
 void timing_tas_access(int core) {
-  if (timing_enabled) timing_charge(chip_mpb_read_cycles(timing_g.chip, timing_g.core, core, cur_mhz()));
+  if (timing_enabled) timing_charge(line_cycles(0)[core]);
 }
 
 void timing_tas_acquired(_Atomic uint64_t *free_ps) {
