@@ -74,6 +74,8 @@ struct hw_vclock {
   double dynamic_j;                /* the core's dynamic energy */
   int32_t bucket_shift;            /* power trace bucket = HW_POWER_BUCKET_PS << shift */
   int32_t running;                 /* 1 between RCCE_init and RCCE_finalize */
+  int32_t counted;                 /* computation counted (rccecc --model-build), not host time */
+  int32_t pad2;
   double bucket_j[HW_POWER_BUCKETS]; /* dynamic energy per bucket of virtual time */
 };
 

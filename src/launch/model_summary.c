@@ -18,6 +18,13 @@
 
 static double secs(uint64_t ps) { return (double)ps * 1e-12; }
 
+/* Whether every UE's program counts its computation (rccecc --model-build). */
+static int all_counted(const struct hw_job *job) {
+  for (uint32_t u = 0; u < job->hdr->nue; u++)
+    if (!hw_ue(job, (int)u)->clock.counted) return 0;
+  return 1;
+}
+
 /* mkdir -p */
 static int make_dirs(const char *path) {
   char buf[4096];
@@ -57,8 +64,9 @@ static void write_json(FILE *f, const struct launch_options *o, const struct hw_
   json_string(f, h->chip.name);
   fprintf(f, ",\n    \"model\": \"scc\",\n    \"flags\": \"%s\",\n    \"scheme\": \"%s\",\n",
           h->tagged_flags ? "tagged" : "normal", h->scheme == HW_SCHEME_RPLG ? "rplg" : "lprg");
-  fprintf(f, "    \"host_clock\": \"%s\",\n    \"compute_slowdown\": %.6g\n  },\n",
-          h->oversubscribed ? "thread-cpu" : "wall", h->chip.time.compute_slowdown);
+  fprintf(f, "    \"computation\": \"%s\",\n    \"host_clock\": \"%s\",\n    \"compute_slowdown\": %.6g\n  },\n",
+          all_counted(job) ? "counted" : "host-time", h->oversubscribed ? "thread-cpu" : "wall",
+          h->chip.time.compute_slowdown);
   fprintf(f, "  \"chip_totals\": {\n    \"seconds\": %.9g,\n    \"energy_j\": %.9g,\n    \"average_w\": %.9g,\n"
              "    \"edp_js\": %.9g,\n    \"dynamic_j\": %.9g,\n    \"static_j\": %.9g,\n    \"uncore_j\": %.9g\n  },\n",
           e->seconds, e->energy_j, e->average_w, e->edp_js, e->dynamic_j, e->static_j, e->uncore_j);
@@ -113,6 +121,9 @@ int model_summary_write(const struct launch_options *o, const struct hw_job *job
   double all = comp + comm + wait > 0 ? comp + comm + wait : 1;
   fprintf(stderr, "rccerun: model: UE time %.1f%% compute, %.1f%% communication, %.1f%% waiting\n",
           100 * comp / all, 100 * comm / all, 100 * wait / all);
+  if (!all_counted(job) && job->hdr->chip.time.compute_slowdown > 0)
+    fprintf(stderr, "rccerun: model: computation is host time x %g and varies from run to run; build with "
+                    "rccecc --model-build for repeatable predictions\n", job->hdr->chip.time.compute_slowdown);
 
   if (make_dirs(dir) != 0) {
     fprintf(stderr, "rccerun: model: cannot create job directory %s: %s\n", dir, strerror(errno));

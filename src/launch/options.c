@@ -267,9 +267,6 @@ int launch_parse(int argc, char **argv, struct launch_options *o) {
     o->job.initial_divider = div;
   }
   o->job.shared_bytes = shared;
-  /* Model mode moves every message through the MPB as the SCC did: the
-   * host's single-copy shortcut would skip the chunks the model charges. */
-  if (o->job.model) o->job.single_copy = 0;
   if (resolve_program(argv[i], o->app_path, sizeof o->app_path) != 0)
     return fail("cannot execute program '%s' (not found or not executable)", argv[i]);
   o->app = o->app_path;

@@ -111,6 +111,10 @@ static int receiver_poll(struct rcce_xfer *x, volatile struct sc_desc *d) {
     d->receiver_addr = (uint64_t)(uintptr_t)x->priv;
     rcce_link_recv_ack(&x->link, x->peer);
     x->sc_status = cross_copy(d->sender_pid, x->priv, d->sender_addr, split_point(x->size), 0);
+    /* Model mode: the chunks the SCC would have moved (this copy makes two handshakes). */
+    if (timing_enabled)
+      timing_bulk_transfer(hw_ue(&rcce_g.job, x->peer)->core,
+                           hw_ue(&rcce_g.job, rcce_g.rplg ? rcce_g.ue : x->peer)->core, x->size, x->chunk, 2);
     x->sc_step = SC_STEP_COMPLETE;
   }
 }

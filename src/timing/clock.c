@@ -79,6 +79,7 @@ int timing_init(struct hw_job *job, int ue) {
   timing_g.cached_divider = timing_g.cached_vlevel = -1;
   /* An instrumented program has entered basic blocks before RCCE_init. */
   timing_g.counted = timing_bb_count > 0;
+  timing_g.clock->counted = timing_g.counted;
   timing_g.left_bbs = timing_bb_count;
   timing_g.probe_ns = probe_overhead_ns();
   timing_g.clock->running = 1;

@@ -68,6 +68,22 @@ void timing_mpb_copy(const volatile void *mpb, size_t bytes, int write) {
   charge_lines(owner, (double)n, line_cycles(write)[owner], 0);
 }
 
+void timing_bulk_transfer(int sender_core, int buffer_core, size_t size, size_t chunk, int handshakes) {
+  if (!timing_enabled || size == 0 || chunk == 0) return;
+  const struct chip_desc *c = timing_g.chip;
+  const double *read = line_cycles(0); /* also brings the tile clock up to date */
+  int mhz = chip_tile_mhz(c, timing_g.cached_divider), me = timing_g.core;
+  size_t line = (size_t)c->line_bytes, chunks = (size + chunk - 1) / chunk;
+  size_t lines = (size - (chunks - 1) * chunk + line - 1) / line + (chunks - 1) * (chunk / line);
+  /* per line: the sender's write into the buffer, the receiver's read from it */
+  double per_line = chip_mpb_write_line_cycles(c, sender_core, buffer_core, mhz) + read[buffer_core];
+  /* per chunk handshake: flag and acknowledgement, each written remotely and read locally */
+  double handshake = 4 * c->time.sw_step_cycles + chip_mpb_write_line_cycles(c, sender_core, me, mhz) +
+                     chip_mpb_write_line_cycles(c, me, sender_core, mhz) + 2 * c->lat.mpb_read_local;
+  double extra = chunks > (size_t)handshakes ? (double)(chunks - (size_t)handshakes) * handshake : 0;
+  charge_lines(buffer_core, (double)lines, per_line, extra);
+}
+
 /* --- barriers: the latest arrival of generation g, in slot g % 2 ----------
  * Slots are never cleared: what an older generation left there lies before
  * every member's clock (they all passed that barrier), so max() ignores it. */

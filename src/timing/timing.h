@@ -56,6 +56,12 @@ void timing_flag_seen(const volatile void *word, int slot, uint32_t value);
 /* `bytes` copied to (write) or from the MPB at `mpb`, in whole lines. */
 void timing_mpb_copy(const volatile void *mpb, size_t bytes, int write);
 
+/* The receiver of a message that the host moved in one copy (rcce's single
+ * copy) pays what the chunks through the MPB of core `buffer_core` would
+ * have cost: every line written by the sender and read by the receiver, and
+ * the handshakes of the chunks beyond the `handshakes` the copy made. */
+void timing_bulk_transfer(int sender_core, int buffer_core, size_t size, size_t chunk, int handshakes);
+
 /* A barrier whose counter lives in the MPB line at `line`, generation `gen`:
  * every member arrives (before counting itself in) and leaves at the latest
  * arrival. */

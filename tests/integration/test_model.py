@@ -28,6 +28,7 @@ def test_summary_json_and_printout(build, compile_program, scratch):
     res, s, job = model_run(build, scratch, 4, prog, "barrier")
     assert s["schema"] == "openscc-summary" and s["version"] == 1
     assert s["job"]["nue"] == 4 and s["job"]["chip"] == "scc" and s["job"]["args"] == ["barrier"]
+    assert s["job"]["computation"] == "counted"
     assert [u["ue"] for u in s["ues"]] == [0, 1, 2, 3]
     for u in s["ues"]:  # every picosecond is computation, communication or waiting
         assert u["seconds"] == pytest.approx(u["compute_s"] + u["comm_s"] + u["wait_s"], rel=1e-9)
@@ -42,6 +43,12 @@ def test_summary_json_and_printout(build, compile_program, scratch):
     err = "\n".join(res.err_lines)
     assert re.search(r"rccerun: model: [\d.]+ s virtual on chip scc, [\d.]+ J, [\d.]+ W average", err), res
     assert "% compute" in err and f"summary in {job}/summary.json" in err
+    assert "varies from run to run" not in err  # a counted build
+
+
+def test_host_time_runs_say_they_vary(build, scratch):
+    res, _, _ = model_run(build, scratch, 2, build.app("hello"))
+    assert "computation is host time x 125 and varies from run to run" in res.err, res
 
 
 def test_barrier_leaves_at_latest_arrival(build, compile_program, scratch):
@@ -111,7 +118,8 @@ def test_share_power_of_seed_002(build, scratch, nue, watts):
 
 def test_uncounted_program_runs_on_host_time(build, scratch):
     _, s, _ = model_run(build, scratch, 2, build.app("stencil"), "8", "20")
-    assert s["job"]["host_clock"] == "wall" and s["chip_totals"]["seconds"] > 0
+    assert s["job"]["host_clock"] == "wall" and s["job"]["computation"] == "host-time"
+    assert s["chip_totals"]["seconds"] > 0
     assert all(u["compute_s"] >= 0 and u["msgs_sent"] > 0 for u in s["ues"])
 
 
@@ -139,3 +147,21 @@ def test_chip_file_changes_the_model(build, compile_program, scratch):
     chip.write_text("base = scc\nlat_mpb_write_local = 78\n")
     res, _, _ = model_run(build, scratch, 2, prog, "put", opts=["--cores", "0,1", "--chip", str(chip)])
     assert float(re.search(r"put (\S+)", res.out)[1]) == pytest.approx(3 * 78 / (TILE_MHZ * 1e6), rel=1e-3)
+
+
+def test_single_copy_is_charged_as_the_chunks(build, scratch):
+    """The host's one-copy shortcut for large messages costs what the chunks through the MPB cost."""
+    pingpong = build.work / "programs" / "pingpong_counted"
+    if not pingpong.exists():
+        pingpong.parent.mkdir(parents=True, exist_ok=True)
+        p = lib.run([str(build.rccecc), "--model-build", "-O2", str(lib.REPO / "apps" / "pingpong.c"), "-o", str(pingpong)])
+        assert p.rc == 0, p
+    row = re.compile(r"^\s+(\d+)\s+\d+\s+(\d+\.\d+)\s", re.M)
+    times = []
+    for opts in ([], ["--no-single-copy"]):
+        res, _, _ = model_run(build, scratch, 2, pingpong, "262144", "5", opts=["--cores", "0,47", *opts])
+        times.append({int(b): float(t) for b, t in row.findall(res.out)})
+    one_copy, chunks = times
+    assert one_copy.keys() == chunks.keys() and 262144 in one_copy
+    for size in one_copy:
+        assert one_copy[size] == pytest.approx(chunks[size], rel=0.01), size
