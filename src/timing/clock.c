@@ -81,7 +81,7 @@ int timing_init(struct hw_job *job, int ue) {
   timing_g.counted = timing_bb_count > 0;
   timing_g.clock->counted = timing_g.counted;
   timing_g.left_bbs = timing_bb_count;
-  timing_g.probe_ns = probe_overhead_ns();
+  timing_g.probe_ns = timing_g.counted ? 0 : probe_overhead_ns();
   timing_g.clock->running = 1;
   timing_shared_lo = (uintptr_t)(job->base + job->hdr->shared_off);
   timing_shared_len = job->hdr->shared_bytes;

@@ -80,7 +80,7 @@ void timing_frequency_change(void);
 uint64_t timing_voltage_request(void);
 void timing_voltage_wait(uint64_t requested_ps, int domain, int vlevel);
 
-/* Virtual seconds (RCCE_wtime in model mode). */
+/* Virtual seconds (RCCE_wtime in model mode; after timing_finalize the end time). */
 double timing_wtime(void);
 
 #endif
