@@ -94,7 +94,44 @@ static void test_chip_file_overrides(void) {
   fclose(f);
   CHECK(chip_load(path, &c, err, sizeof err) != 0);
   CHECK(strstr(err, "latencies must not be negative") != NULL);
+  /* the timing and power models' keys */
+  f = fopen(path, "w");
+  fputs("time_compute_slowdown = 0\ntime_sw_call_cycles = 10\npower_uncore = 1.5\nlat_mc_page_bytes = 4096\n", f);
+  fclose(f);
+  CHECK(chip_load(path, &c, err, sizeof err) == 0);
+  CHECK(c.time.compute_slowdown == 0 && c.time.sw_call_cycles == 10 && c.power.uncore == 1.5);
+  CHECK_EQ(chip_shared_mc(&c, 3 * 4096 + 5), 3);
+  static const char *bad[][2] = {
+      {"power_idle_activity = 1.5\n", "power constants"},
+      {"power_core_dynamic = -1\n", "power constants"},
+      {"time_compute_slowdown = -2\n", "time_compute_slowdown must not be negative"},
+      {"time_dvfs_voltage_cycles = -1\n", "software and DVFS cycles"},
+      {"lat_contention_window_ns = 0\n", "contention_window_ns positive"},
+  };
+  for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+    f = fopen(path, "w");
+    fputs(bad[i][0], f);
+    fclose(f);
+    CHECK(chip_load(path, &c, err, sizeof err) != 0);
+    CHECK(strstr(err, bad[i][1]) != NULL);
+  }
   unlink(path);
+}
+
+/* XY routes: X first, then Y; one link per router left behind. */
+static void test_routes(void) {
+  struct chip_desc c = scc();
+  int links[16];
+  CHECK_EQ(chip_xy_route(&c, 0, 0, 5, 3, links, 16), 8);
+  CHECK_EQ(links[0], 0 * CHIP_LINK_DIRECTIONS + CHIP_LINK_EAST);
+  CHECK_EQ(links[4], 4 * CHIP_LINK_DIRECTIONS + CHIP_LINK_EAST);
+  CHECK_EQ(links[5], 5 * CHIP_LINK_DIRECTIONS + CHIP_LINK_NORTH);
+  CHECK_EQ(links[7], (5 + 6 * 2) * CHIP_LINK_DIRECTIONS + CHIP_LINK_NORTH);
+  CHECK_EQ(chip_xy_route(&c, 3, 2, 1, 0, links, 16), 4);
+  CHECK_EQ(links[0], (3 + 6 * 2) * CHIP_LINK_DIRECTIONS + CHIP_LINK_WEST);
+  CHECK_EQ(links[3], (1 + 6 * 1) * CHIP_LINK_DIRECTIONS + CHIP_LINK_SOUTH);
+  CHECK_EQ(chip_xy_route(&c, 2, 2, 2, 2, links, 16), 0);
+  CHECK_EQ(chip_num_links(&c), 96);
 }
 
 int main(void) {
@@ -103,5 +140,6 @@ int main(void) {
   test_ddr_per_controller();
   test_clock_scaling();
   test_chip_file_overrides();
+  test_routes();
   return unit_report("test_chip_latency");
 }
