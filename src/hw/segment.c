@@ -1,6 +1,7 @@
 /* Job segment: creation, mapping, removal and stale-segment cleanup. */
 #define _GNU_SOURCE
 #include "segment.h"
+#include "trace.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -36,6 +37,12 @@ static void compute_layout(const struct hw_job_params *p, struct hw_header *h) {
   h->n_resources = p->model ? (uint64_t)(p->chip.n_mc + chip_num_tiles(&p->chip) + chip_num_links(&p->chip)) : 0;
   h->load_off = off;
   off = align_up(off + h->n_resources * sizeof(int64_t), 4096);
+  /* Monitoring: counts per destination from the targets level on, events
+   * from the sizes level on (hw/trace.h). */
+  h->trace_capacity = p->trace_level >= HW_TRACE_SIZES ? p->trace_capacity : 0;
+  h->trace_ue_bytes = p->trace_level >= HW_TRACE_TARGETS ? hw_trace_ue_bytes(p->nue, h->trace_capacity) : 0;
+  h->trace_off = off;
+  off = align_up(off + h->trace_ue_bytes * (uint64_t)p->nue, 4096);
   h->shared_off = off;
   h->shared_bytes = align_up(p->shared_bytes, 4096);
   h->total_bytes = off + h->shared_bytes;
@@ -56,6 +63,7 @@ static void init_contents(const struct hw_job_params *p, struct hw_job *job) {
   h->tagged_flags = p->tagged_flags;
   h->scheme = p->scheme;
   h->model = p->model;
+  h->trace_level = p->trace_level;
   for (int u = 0; u < p->nue; u++) {
     hw_ue(job, u)->core = p->ue_core[u];
     hw_ue(job, u)->wait.peer = -1;

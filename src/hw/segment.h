@@ -17,7 +17,7 @@
 #include "../chip/chip.h"
 
 #define HW_MAGIC 0x214343536e65704fULL /* "OpenSCC!" */
-#define HW_VERSION 4
+#define HW_VERSION 5
 #define HW_HOST_LINE 64
 #define HW_MAX_UES CHIP_MAX_CORES
 #define HW_SHM_PREFIX "openscc-"
@@ -145,6 +145,10 @@ struct hw_header {
   /* Model mode: the summed utilisation of every shared resource (timing
    * layer, contention.c): memory controllers, MPB ports, mesh links. */
   uint64_t load_off, n_resources;
+  /* Monitoring (hw/trace.h): one block per UE of trace_ue_bytes. */
+  int32_t trace_level;
+  int32_t trace_pad;
+  uint64_t trace_off, trace_ue_bytes, trace_capacity;
   uint64_t ue_off, config_off, tas_off, mpb_off, shared_off, shared_bytes, total_bytes;
   _Atomic int32_t flag_mode;  /* set by the first UE to initialise */
   _Atomic int32_t iface;
@@ -167,6 +171,8 @@ struct hw_job_params {
   int tagged_flags;
   int scheme;
   int model;
+  int trace_level;          /* enum hw_trace_level */
+  uint64_t trace_capacity;  /* events per UE at the sizes and timeline levels */
 };
 
 /* A mapping of a job segment in this process. */

@@ -34,7 +34,7 @@ static int multicast(const char *buf, size_t size) {
   rcce_mpb_write(RCCE_buff_ptr, buf, size);
   for (int u = 0; u < rcce_g.nue; u++) {
     if (u == rcce_g.ue) continue;
-    rcce_count_message(1, size, 1);
+    rcce_count_message(1, u, size);
     links[u] = rcce_basic_send_link(u);
     value[u] = rcce_link_announce(&links[u], u, &m, NULL);
   }

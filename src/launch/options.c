@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #define DEFAULT_SHARED_BYTES (256ull << 20)
+#define DEFAULT_TRACE_EVENTS 65536 /* 2 MB of log per UE (hw/trace.h), touched only as used */
 
 static const char usage[] =
     "usage: rccerun -nue N [options] [--] program [args...]\n"
@@ -27,7 +28,9 @@ static const char usage[] =
     "  --scheme lprg|rplg     local-put/remote-get (default, RCCE's) or remote-put/local-get\n"
     "  --model scc|none       model mode: virtual SCC time, power and energy (constants from --chip)\n"
     "  --compute-slowdown X   model mode: P54C time / host time of computation (default: the chip's; 0: none)\n"
-    "  --job-dir DIR          where model mode writes summary.json and power.csv (default runs/JOB-ID)\n"
+    "  --trace LEVEL          off|counters|messages|targets|sizes|timeline: what the job directory records\n"
+    "  --trace-events N       events each UE's log keeps at the sizes and timeline levels (default 65536)\n"
+    "  --job-dir DIR          where --trace and --model write summary.json etc. (default runs/JOB-ID)\n"
     "  -h, --help             this text\n";
 
 static int fail(const char *fmt, const char *arg) {
@@ -139,6 +142,7 @@ static int resolve_program(const char *prog, char *out, size_t outlen) {
 int launch_parse(int argc, char **argv, struct launch_options *o) {
   memset(o, 0, sizeof *o);
   o->job.single_copy = 1;
+  o->job.trace_capacity = DEFAULT_TRACE_EVENTS;
   long nue = 0;
   const char *chip = "scc", *clock = NULL, *cores = NULL, *hostfile = NULL;
   unsigned long long shared = DEFAULT_SHARED_BYTES;
@@ -178,6 +182,25 @@ int launch_parse(int argc, char **argv, struct launch_options *o) {
       if (!next || *end || !(slowdown >= 0))
         return fail("--compute-slowdown needs a number >= 0, got '%s'", next ? next : "nothing");
       i++;
+      continue;
+    }
+    if (!strcmp(a, "--trace")) {
+      static const char *const levels[] = {"off", "counters", "messages", "targets", "sizes", "timeline"};
+      int found = -1;
+      for (int l = 0; next && l < (int)(sizeof levels / sizeof levels[0]); l++)
+        if (!strcmp(next, levels[l])) found = l;
+      if (found < 0)
+        return fail("--trace takes off, counters, messages, targets, sizes or timeline, got '%s'", next ? next : "nothing");
+      i++;
+      o->job.trace_level = found;
+      continue;
+    }
+    if (!strcmp(a, "--trace-events")) {
+      long n;
+      if (!next || parse_long(next, 1, 1L << 30, &n))
+        return fail("--trace-events needs a number of events from 1 to 1073741824, got '%s'", next ? next : "nothing");
+      i++;
+      o->job.trace_capacity = (uint64_t)n;
       continue;
     }
     if (!strcmp(a, "--job-dir")) {

@@ -20,7 +20,7 @@
 #include <unistd.h>
 
 #include "../hw/wait.h"
-#include "model_summary.h"
+#include "job_dir.h"
 #include "report.h"
 
 #define TICK_MS 50
@@ -252,10 +252,11 @@ int launch_run(const struct launch_options *o) {
   sigaddset(&watched, SIGHUP);
   sigaddset(&watched, SIGQUIT);
   sigprocmask(SIG_BLOCK, &watched, &orig);
+  double started = now_s();
   int rc = spawn(&r, &orig);
   if (!rc) rc = supervise(&r, &watched);
   stop_all(&r);
-  if (rc == RCCERUN_OK && p.model && model_summary_write(o, &r.job) != 0) rc = RCCERUN_SETUP;
+  if (rc == RCCERUN_OK && job_dir_wanted(o) && job_dir_write(o, &r.job, now_s() - started) != 0) rc = RCCERUN_SETUP;
   hw_job_unlink(&r.job);
   hw_job_detach(&r.job);
   close(r.job.fd);

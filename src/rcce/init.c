@@ -133,6 +133,7 @@ static int init_common(int flag_mode, int gory) {
   struct hw_ue *me = hw_ue(&rcce_g.job, rcce_g.ue);
   me->pid = (int32_t)getpid();
   if (timing_init(&rcce_g.job, rcce_g.ue) != 0) die("%s", "out of memory for the timing model");
+  timing_record_init(&rcce_g.job, rcce_g.ue);
   uint32_t nlines = rcce_g.mpb_bytes / rcce_g.line;
   rcce_g.flag_line = calloc(nlines, 1);
   rcce_g.recv_queue = calloc((size_t)rcce_g.nue, sizeof *rcce_g.recv_queue);

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "../hw/segment.h"
+#include "../hw/trace.h"
 #include "../hw/wait.h"
 #include "../timing/timing.h"
 #include "range_alloc.h"
@@ -88,16 +89,17 @@ static inline void rcce_mpb_read(void *dst, const volatile void *mpb, size_t n) 
   if (timing_enabled) timing_mpb_copy(mpb, n, 0);
 }
 static inline struct hw_counters *rcce_counters(void) { return &hw_ue(&rcce_g.job, rcce_g.ue)->counters; }
-/* Count a message sent or received (n = 1), or take one back (n = -1). */
-static inline void rcce_count_message(int sending, size_t size, int n) {
+/* Count a message sent to or received from peer (and record it for --trace). */
+static inline void rcce_count_message(int sending, int peer, size_t size) {
   struct hw_counters *c = rcce_counters();
   if (sending) {
-    c->msgs_sent += (uint64_t)n;
-    c->bytes_sent += (uint64_t)n * size;
+    c->msgs_sent++;
+    c->bytes_sent += size;
   } else {
-    c->msgs_recv += (uint64_t)n;
-    c->bytes_recv += (uint64_t)n * size;
+    c->msgs_recv++;
+    c->bytes_recv += size;
   }
+  if (rcce_g.job.hdr->trace_level >= HW_TRACE_TARGETS) timing_record_message(sending, peer, size);
 }
 
 /* Flags. */

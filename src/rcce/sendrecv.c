@@ -37,7 +37,7 @@ int rcce_send_general(const char *priv, uint32_t comb_off, size_t chunk, struct 
       (pipelined && size > chunk))
     return via_queue((char *)priv, comb_off, chunk, l, size, dest, 1, pipelined);
   if (size == 0) return RCCE_SUCCESS; /* nothing travels */
-  rcce_count_message(1, size, 1);
+  rcce_count_message(1, dest, size);
   struct rcce_msg_info m = {.size = size, .tagged = tagged, .sender_addr = (uint64_t)(uintptr_t)priv};
   if (tagged) {
     rcce_link_send_step(l, dest, &m, priv);
@@ -75,7 +75,7 @@ int rcce_recv_general(char *priv, uint32_t comb_off, size_t chunk, struct rcce_l
   if (size == RCCE_ANY_LENGTH_INTERNAL) size = m.size;
   else if (m.size != size) return rcce_length_error("RCCE_recv", src, m.size, size); /* left pending */
   if (rcce_g.rplg || m.mode) return via_queue(priv, comb_off, chunk, l, size, src, 0, 0);
-  rcce_count_message(0, size, 1);
+  rcce_count_message(0, src, size);
   rcce_g.last_recv_size = size;
   if (m.tagged) {
     rcce_link_tag_copy(l, priv, size);

@@ -76,7 +76,7 @@ static void finish(struct rcce_xfer *x) {
 /* --- sender ----------------------------------------------------------- */
 
 static int send_begin(struct rcce_xfer *x) {
-  rcce_count_message(1, x->size, 1);
+  rcce_count_message(1, x->peer, x->size);
   if (x->msg.tagged) {
     stuck_on(x, x->link.ready, rcce_link_announce(&x->link, x->peer, &x->msg, x->priv));
     x->step = XFER_TAG_ACK;
@@ -157,7 +157,7 @@ static int recv_begin(struct rcce_xfer *x) {
   rcce_first_step_info(&x->link, x->size, x->chunk, &x->msg);
   if (x->any_length) x->size = x->msg.size;
   else if (x->msg.size != x->size) return recv_fail(x, x->msg.size);
-  rcce_count_message(0, x->size, 1);
+  rcce_count_message(0, x->peer, x->size);
   rcce_g.last_recv_size = x->size;
   if (x->msg.tagged) {
     rcce_link_tag_copy(&x->link, x->priv, x->size);

@@ -28,21 +28,39 @@ void timing_finalize(void);
 
 /* Entry to and exit from a runtime call that touches the emulated hardware;
  * nested calls count once.  Host time between exit and the next entry is
- * computation.  TIMING_SCOPE() brackets the rest of the enclosing block. */
+ * computation.  TIMING_SCOPE() brackets the rest of the enclosing public
+ * function, and at the timeline trace level records the call and its return
+ * (record.c). */
 void timing_enter(void);
 void timing_leave(void);
+
+/* Monitoring records with both clocks (record.c, hw/trace.h): set up for
+ * UE ue of a job; whether calls are recorded (the timeline level). */
+void timing_record_init(struct hw_job *job, int ue);
+extern int timing_record_calls;
+/* A public call `name` begins (its id cached in *id) / returns. */
+int timing_record_call(const char *name, int *id);
+void timing_record_return(int id);
+/* A message sent to / received from peer (targets level and above). */
+void timing_record_message(int sending, int peer, size_t size);
+
 struct timing_scope {
-  int on;
+  int on, id;
 };
 static inline void timing_scope_end(struct timing_scope *s) {
+  if (s->id >= 0) timing_record_return(s->id);
   if (s->on) timing_leave();
 }
-static inline struct timing_scope timing_scope_begin(void) {
-  if (timing_enabled) timing_enter();
-  return (struct timing_scope){timing_enabled};
+static inline struct timing_scope timing_scope_begin(const char *name, int *id) {
+  struct timing_scope s = {timing_enabled, -1};
+  if (s.on) timing_enter();
+  if (timing_record_calls) s.id = timing_record_call(name, id);
+  return s;
 }
-#define TIMING_SCOPE() \
-  struct timing_scope timing_scope_ __attribute__((cleanup(timing_scope_end), unused)) = timing_scope_begin()
+#define TIMING_SCOPE()                                                                 \
+  static int timing_name_id_ = -1;                                                     \
+  struct timing_scope timing_scope_ __attribute__((cleanup(timing_scope_end), unused)) = \
+      timing_scope_begin(__func__, &timing_name_id_)
 
 /* The library work of one message call (send, receive, request). */
 void timing_message_call(void);

@@ -1,0 +1,99 @@
+/* summary.json (docs/monitoring.md "summary.json"): the job, its chip and
+ * options, each UE's counters and, in model mode, virtual times and energy,
+ * and the files beside it.  Version 1. */
+#include "summary_json.h"
+
+#include "../hw/trace.h"
+
+static const char *const level_names[] = {"off", "counters", "messages", "targets", "sizes", "timeline"};
+
+static double secs(uint64_t ps) { return (double)ps * 1e-12; }
+
+int summary_all_counted(const struct hw_job *job) {
+  for (uint32_t u = 0; u < job->hdr->nue; u++)
+    if (!hw_ue(job, (int)u)->clock.counted) return 0;
+  return 1;
+}
+
+static void json_string(FILE *f, const char *s) {
+  fputc('"', f);
+  for (; *s; s++) {
+    if (*s == '"' || *s == '\\') fprintf(f, "\\%c", *s);
+    else if ((unsigned char)*s < 0x20) fprintf(f, "\\u%04x", *s);
+    else fputc(*s, f);
+  }
+  fputc('"', f);
+}
+
+static void write_job(FILE *f, const struct launch_options *o, const struct hw_job *job, const char *id, double host_s) {
+  const struct hw_header *h = job->hdr;
+  fprintf(f, "  \"job\": {\n    \"id\": ");
+  json_string(f, id);
+  fprintf(f, ",\n    \"program\": ");
+  json_string(f, o->app);
+  fprintf(f, ",\n    \"args\": [");
+  for (int i = 1; o->app_argv[i]; i++) {
+    fprintf(f, "%s", i > 1 ? ", " : "");
+    json_string(f, o->app_argv[i]);
+  }
+  fprintf(f, "],\n    \"nue\": %u,\n    \"chip\": ", h->nue);
+  json_string(f, h->chip.name);
+  fprintf(f, ",\n    \"host_seconds\": %.6f,\n    \"trace\": \"%s\",\n    \"model\": \"%s\",\n", host_s,
+          level_names[h->trace_level], h->model ? "scc" : "none");
+  fprintf(f, "    \"flags\": \"%s\",\n    \"scheme\": \"%s\",\n    \"single_copy\": %s",
+          h->tagged_flags ? "tagged" : "normal", h->scheme == HW_SCHEME_RPLG ? "rplg" : "lprg",
+          h->single_copy ? "true" : "false");
+  if (h->model)
+    fprintf(f, ",\n    \"computation\": \"%s\",\n    \"host_clock\": \"%s\",\n    \"compute_slowdown\": %.6g",
+            summary_all_counted(job) ? "counted" : "host-time", h->oversubscribed ? "thread-cpu" : "wall",
+            h->chip.time.compute_slowdown);
+  fprintf(f, "\n  },\n");
+}
+
+static void write_ue(FILE *f, const struct hw_job *job, uint32_t u) {
+  const struct hw_header *h = job->hdr;
+  const struct hw_ue *ue = hw_ue(job, (int)u);
+  const struct hw_counters *k = &ue->counters;
+  struct chip_core_pos pos = chip_core_pos(&h->chip, ue->core);
+  fprintf(f, "    {\"ue\": %u, \"core\": %d, \"tile\": [%d, %d], \"puts\": %llu, \"put_bytes\": %llu, \"gets\": %llu, "
+             "\"get_bytes\": %llu, \"flag_writes\": %llu, \"barriers\": %llu, \"sleeps\": %llu",
+          u, ue->core, pos.x, pos.y, (unsigned long long)k->puts, (unsigned long long)k->put_bytes,
+          (unsigned long long)k->gets, (unsigned long long)k->get_bytes, (unsigned long long)k->flag_writes,
+          (unsigned long long)k->barriers, (unsigned long long)k->sleeps);
+  if (h->trace_level >= HW_TRACE_MESSAGES || h->model)
+    fprintf(f, ", \"msgs_sent\": %llu, \"bytes_sent\": %llu, \"msgs_recv\": %llu, \"bytes_recv\": %llu",
+            (unsigned long long)k->msgs_sent, (unsigned long long)k->bytes_sent, (unsigned long long)k->msgs_recv,
+            (unsigned long long)k->bytes_recv);
+  if (h->trace_level >= HW_TRACE_SIZES)
+    fprintf(f, ", \"events\": %llu, \"events_dropped\": %llu", (unsigned long long)hw_trace(job, (int)u)->n_events,
+            (unsigned long long)(hw_trace(job, (int)u)->n_events > h->trace_capacity
+                                     ? hw_trace(job, (int)u)->n_events - h->trace_capacity
+                                     : 0));
+  if (h->model) {
+    const struct hw_vclock *c = &ue->clock;
+    fprintf(f, ", \"seconds\": %.9g, \"compute_s\": %.9g, \"comm_s\": %.9g, \"wait_s\": %.9g, \"dynamic_j\": %.9g, "
+               "\"ddr_reads\": %llu, \"ddr_writes\": %llu",
+            secs(c->now_ps), secs(c->compute_ps), secs(c->comm_ps), secs(c->wait_ps), c->dynamic_j,
+            (unsigned long long)c->ddr_reads, (unsigned long long)c->ddr_writes);
+  }
+  fprintf(f, "}%s\n", u + 1 < h->nue ? "," : "");
+}
+
+void summary_json_write(FILE *f, const struct launch_options *o, const struct hw_job *job, const char *id,
+                        double host_s, const struct timing_energy *e, const struct summary_files *files) {
+  fprintf(f, "{\n  \"schema\": \"openscc-summary\",\n  \"version\": %d,\n", SUMMARY_VERSION);
+  write_job(f, o, job, id, host_s);
+  if (e)
+    fprintf(f, "  \"chip_totals\": {\n    \"seconds\": %.9g,\n    \"energy_j\": %.9g,\n    \"average_w\": %.9g,\n"
+               "    \"edp_js\": %.9g,\n    \"dynamic_j\": %.9g,\n    \"static_j\": %.9g,\n    \"uncore_j\": %.9g\n  },\n",
+            e->seconds, e->energy_j, e->average_w, e->edp_js, e->dynamic_j, e->static_j, e->uncore_j);
+  fprintf(f, "  \"ues\": [\n");
+  for (uint32_t u = 0; u < job->hdr->nue; u++) write_ue(f, job, u);
+  fprintf(f, "  ],\n  \"files\": {");
+  const char *sep = "";
+  if (files->comm_matrix) fprintf(f, "%s\"comm_matrix\": \"comm_matrix.csv\"", sep), sep = ", ";
+  if (files->message_sizes) fprintf(f, "%s\"message_sizes\": \"message_sizes.csv\"", sep), sep = ", ";
+  if (files->trace) fprintf(f, "%s\"trace\": \"trace.json\"", sep), sep = ", ";
+  if (files->power) fprintf(f, "%s\"power\": \"power.csv\", \"power_bucket_s\": %.9g", sep, files->power_bucket_s);
+  fprintf(f, "}\n}\n");
+}
