@@ -36,6 +36,7 @@ bench: build
 	@sh scripts/install-deps.sh --bench
 	$(PYTHON) bench/run_bench.py
 	$(PYTHON) bench/model_bench.py --build $(BUILD)
+	$(PYTHON) bench/trace_bench.py --build $(BUILD)
 
 install: build
 	cmake --install $(BUILD) --prefix $(PREFIX)

@@ -1,0 +1,93 @@
+#!/usr/bin/env python3
+"""Monitoring overhead per trace level (issue 5, make bench), like seed 002 Figs. 2-3.
+
+Runs stencil and shift at 2 and 48 UEs with every --trace level, R times each
+(interleaved), and reports the median wall time of the launcher per level and
+its ratio to --trace off.  Targets: targets <= 1.05x, sizes <= 1.20x.  Writes
+bench/results/trace.{json,md}.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import pathlib
+import platform
+import shlex
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+LEVELS = ("off", "counters", "messages", "targets", "sizes", "timeline")
+TARGETS = {"targets": 1.05, "sizes": 1.20}
+WORKLOADS = [  # name, UEs, arguments (about 0.2 s or more natively)
+    ("stencil", 2, ["32", "100000"]),
+    ("stencil", 48, ["32", "3000"]),
+    ("shift", 2, ["200000", "128"]),
+    ("shift", 48, ["2000", "128"]),
+]
+
+
+def run_once(build: pathlib.Path, level: str, nue: int, program: str, args: list[str]) -> float:
+    with tempfile.TemporaryDirectory() as job:
+        cmd = [str(build / "bin" / "rccerun"), "-nue", str(nue), "--trace", level, "--job-dir", job,
+               str(build / "apps" / program), *args]
+        t0 = time.perf_counter()
+        p = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
+        wall = time.perf_counter() - t0
+    if p.returncode != 0:
+        raise SystemExit(f"{shlex.join(cmd)} failed ({p.returncode}):\n{p.stderr}")
+    return wall
+
+
+def markdown(rows: list[dict], command: str, repeat: int) -> str:
+    out = ["# Monitoring overhead per trace level", "",
+           f"`{command}` on {platform.node()} ({repeat} runs per cell, interleaved; median wall time of the "
+           "launcher, ratio to `--trace off`). Targets: "
+           + ", ".join(f"`{k}` <= {v:.2f}x" for k, v in TARGETS.items()) + ".", "",
+           "| workload | UEs | off s | " + " | ".join(LEVELS[1:]) + " |",
+           "| --- | ---: | ---: | " + " | ".join("---:" for _ in LEVELS[1:]) + " |"]
+    for r in rows:
+        cells = []
+        for lvl in LEVELS[1:]:
+            ratio = r["ratio"][lvl]
+            over = lvl in TARGETS and ratio > TARGETS[lvl]
+            cells.append(f"{ratio:.3f}x{' (above target)' if over else ''}")
+        out.append(f"| {r['name']} {' '.join(r['args'])} | {r['nue']} | {r['median']['off']:.3f} | " + " | ".join(cells) + " |")
+    return "\n".join(out) + "\n"
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--build", default=str(ROOT / "build"))
+    ap.add_argument("--repeat", "-r", type=int, default=5)
+    ap.add_argument("--out", default=str(ROOT / "bench" / "results" / "trace"), help="writes OUT.json and OUT.md")
+    a = ap.parse_args()
+    build = pathlib.Path(a.build)
+    command = "python3 " + shlex.join([str(pathlib.Path(sys.argv[0]).resolve().relative_to(ROOT))] + sys.argv[1:])
+    rows = []
+    for name, nue, args in WORKLOADS:
+        walls = {lvl: [] for lvl in LEVELS}
+        for _ in range(a.repeat):
+            for lvl in LEVELS:
+                walls[lvl].append(run_once(build, lvl, nue, name, args))
+        median = {lvl: statistics.median(v) for lvl, v in walls.items()}
+        row = {"name": name, "nue": nue, "args": args, "walls": walls, "median": median,
+               "ratio": {lvl: median[lvl] / median["off"] for lvl in LEVELS}}
+        print(f"{name} {nue} UEs: off {median['off']:.3f} s; " +
+              ", ".join(f"{lvl} {row['ratio'][lvl]:.3f}x" for lvl in LEVELS[1:]), flush=True)
+        rows.append(row)
+    out = pathlib.Path(a.out)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.with_suffix(".json").write_text(json.dumps({"schema": "openscc-trace-bench-1", "command": command,
+                                                    "repeat": a.repeat, "rows": rows}, indent=1) + "\n")
+    page = markdown(rows, command, a.repeat)
+    out.with_suffix(".md").write_text(page)
+    print(page)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
