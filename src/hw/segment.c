@@ -64,6 +64,8 @@ static void init_contents(const struct hw_job_params *p, struct hw_job *job) {
   h->scheme = p->scheme;
   h->model = p->model;
   h->trace_level = p->trace_level;
+  h->trace_ticks0 = hw_trace_clock();
+  h->trace_ns0 = hw_trace_monotonic_ns();
   for (int u = 0; u < p->nue; u++) {
     hw_ue(job, u)->core = p->ue_core[u];
     hw_ue(job, u)->wait.peer = -1;

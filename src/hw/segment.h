@@ -149,6 +149,7 @@ struct hw_header {
   int32_t trace_level;
   int32_t trace_pad;
   uint64_t trace_off, trace_ue_bytes, trace_capacity;
+  uint64_t trace_ticks0, trace_ns0; /* hw_trace_clock() and CLOCK_MONOTONIC at the job's start */
   uint64_t ue_off, config_off, tas_off, mpb_off, shared_off, shared_bytes, total_bytes;
   _Atomic int32_t flag_mode;  /* set by the first UE to initialise */
   _Atomic int32_t iface;

@@ -9,6 +9,7 @@
 #define OPENSCC_HW_TRACE_H
 
 #include <string.h>
+#include <time.h>
 
 #include "segment.h"
 
@@ -24,7 +25,7 @@ enum hw_trace_level {
 enum hw_trace_kind { HW_EV_CALL = 1, HW_EV_RETURN, HW_EV_SEND, HW_EV_RECV };
 
 struct hw_trace_event {
-  uint64_t host_ns; /* CLOCK_MONOTONIC */
+  uint64_t host_ticks; /* hw_trace_clock() */
   uint64_t virt_ps; /* the UE's virtual clock in model mode, else 0 */
   uint32_t kind;    /* enum hw_trace_kind */
   int32_t arg;      /* call / return: name id; send / receive: the peer UE */
@@ -59,10 +60,38 @@ static inline uint64_t hw_trace_ue_bytes(int nue, uint64_t events) {
   return (b + HW_HOST_LINE - 1) / HW_HOST_LINE * HW_HOST_LINE;
 }
 
-/* Append an event (dropped, but counted, when the log is full). */
-static inline void hw_trace_record(const struct hw_job *j, int ue, const struct hw_trace_event *e) {
+/* The host clock of events: the time-stamp counter where the CPU has one
+ * (a few nanoseconds to read; constant-rate and shared by all CPUs on x86
+ * hosts with constant_tsc), converted to CLOCK_MONOTONIC nanoseconds by the
+ * launcher from two reference points (hw_trace_ns); else those nanoseconds. */
+static inline uint64_t hw_trace_clock(void) {
+#if defined(__x86_64__) || defined(__i386__)
+  return __builtin_ia32_rdtsc();
+#else
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+#endif
+}
+static inline uint64_t hw_trace_monotonic_ns(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+/* Nanoseconds of a clock reading, from the job's start reference and a later one (ticks1, ns1). */
+static inline double hw_trace_ns(const struct hw_job *j, uint64_t ticks, uint64_t ticks1, uint64_t ns1) {
+  const struct hw_header *h = j->hdr;
+  double rate = ticks1 > h->trace_ticks0 ? (double)(ns1 - h->trace_ns0) / (double)(ticks1 - h->trace_ticks0) : 1.0;
+  return (double)h->trace_ns0 + ((double)ticks - (double)h->trace_ticks0) * rate;
+}
+
+/* Append an event (dropped, but counted, when the log is full: then the
+ * clock is not even read). */
+static inline void hw_trace_record(const struct hw_job *j, int ue, uint32_t kind, int32_t arg, uint64_t size,
+                                   uint64_t virt_ps) {
   struct hw_trace_ue *t = hw_trace(j, ue);
-  if (t->n_events < j->hdr->trace_capacity) hw_trace_events(j, ue)[t->n_events] = *e;
+  if (t->n_events < j->hdr->trace_capacity)
+    hw_trace_events(j, ue)[t->n_events] = (struct hw_trace_event){hw_trace_clock(), virt_ps, kind, arg, size};
   t->n_events++;
 }
 

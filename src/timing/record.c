@@ -2,8 +2,6 @@
  * messages per destination, and events stamped with the host clock and, in
  * model mode, the UE's virtual clock, into its block of the job segment
  * (hw/trace.h).  The launcher turns them into the job directory's files. */
-#include <time.h>
-
 #include "../hw/trace.h"
 #include "timing_internal.h"
 
@@ -21,11 +19,7 @@ void timing_record_init(struct hw_job *job, int ue) {
 }
 
 static void record(uint32_t kind, int32_t arg, uint64_t size) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  struct hw_trace_event e = {(uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec,
-                             timing_enabled ? timing_g.clock->now_ps : 0, kind, arg, size};
-  hw_trace_record(rec.job, rec.ue, &e);
+  hw_trace_record(rec.job, rec.ue, kind, arg, size, timing_enabled ? timing_g.clock->now_ps : 0);
 }
 
 int timing_record_call(const char *name, int *id) {

@@ -12,13 +12,18 @@
 struct exporter {
   FILE *f;
   const struct hw_job *j;
-  uint64_t host0; /* earliest host time of the job's events */
+  uint64_t ticks1, ns1; /* the clock's second reference point (hw_trace_ns) */
+  double host0;         /* earliest host time of the job's events, ns */
   int model, first;
   uint64_t *sent, *received; /* per (src, dst): messages seen so far */
 };
 
+static double host_ns(const struct exporter *x, const struct hw_trace_event *e) {
+  return hw_trace_ns(x->j, e->host_ticks, x->ticks1, x->ns1);
+}
+
 static double ts_us(const struct exporter *x, const struct hw_trace_event *e) {
-  return x->model ? (double)e->virt_ps * 1e-6 : (double)(e->host_ns - x->host0) * 1e-3;
+  return x->model ? (double)e->virt_ps * 1e-6 : (host_ns(x, e) - x->host0) * 1e-3;
 }
 
 static void begin_event(struct exporter *x) {
@@ -44,9 +49,8 @@ static void call_event(struct exporter *x, int ue, const struct hw_trace_event *
   const char *name = e->arg >= 0 && (uint32_t)e->arg < t->n_names ? t->names[e->arg] : "?";
   begin_event(x);
   fprintf(x->f, "{\"name\":\"%s\",\"cat\":\"rcce\",\"ph\":\"%s\",\"pid\":0,\"tid\":%d,\"ts\":%.6f,"
-                "\"args\":{\"host_ns\":%llu,\"virtual_ps\":%llu}}",
-          name, e->kind == HW_EV_CALL ? "B" : "E", ue, ts_us(x, e), (unsigned long long)e->host_ns,
-          (unsigned long long)e->virt_ps);
+                "\"args\":{\"host_ns\":%.0f,\"virtual_ps\":%llu}}",
+          name, e->kind == HW_EV_CALL ? "B" : "E", ue, ts_us(x, e), host_ns(x, e), (unsigned long long)e->virt_ps);
 }
 
 static void message_event(struct exporter *x, int ue, const struct hw_trace_event *e) {
@@ -66,7 +70,9 @@ static void message_event(struct exporter *x, int ue, const struct hw_trace_even
 
 int trace_write_chrome(const struct hw_job *j, const char *path) {
   uint64_t nue = j->hdr->nue;
-  struct exporter x = {.j = j, .model = j->hdr->model, .first = 1, .host0 = UINT64_MAX};
+  struct exporter x = {.j = j, .model = j->hdr->model, .first = 1, .host0 = 1e300};
+  x.ticks1 = hw_trace_clock();
+  x.ns1 = hw_trace_monotonic_ns();
   x.sent = calloc(nue * nue, sizeof *x.sent);
   x.received = calloc(nue * nue, sizeof *x.received);
   x.f = x.sent && x.received ? fopen(path, "w") : NULL;
@@ -75,8 +81,8 @@ int trace_write_chrome(const struct hw_job *j, const char *path) {
     return -1;
   }
   for (uint32_t u = 0; u < nue; u++)
-    if (trace_kept_events(j, (int)u) && hw_trace_events(j, (int)u)[0].host_ns < x.host0)
-      x.host0 = hw_trace_events(j, (int)u)[0].host_ns;
+    if (trace_kept_events(j, (int)u) && host_ns(&x, &hw_trace_events(j, (int)u)[0]) < x.host0)
+      x.host0 = host_ns(&x, &hw_trace_events(j, (int)u)[0]);
   fputs("{\"displayTimeUnit\":\"ns\",\"traceEvents\":[", x.f);
   name_tracks(&x);
   for (uint32_t u = 0; u < nue; u++) {
