@@ -62,7 +62,7 @@ def markdown(rows: list[dict], command: str, repeat: int) -> str:
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--build", default=str(ROOT / "build"))
-    ap.add_argument("--repeat", "-r", type=int, default=5)
+    ap.add_argument("--repeat", "-r", type=int, default=9)
     ap.add_argument("--out", default=str(ROOT / "bench" / "results" / "trace"), help="writes OUT.json and OUT.md")
     a = ap.parse_args()
     build = pathlib.Path(a.build)
