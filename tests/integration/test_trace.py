@@ -108,6 +108,8 @@ def test_timeline_in_model_mode_uses_virtual_time(build, scratch):
     _, s, job = traced(build, scratch, 2, "pingpong", "1024", "3", opts=["--model", "scc"])
     doc, _, _ = check_chrome_trace(job / "trace.json", s)
     assert "virtual time" in doc["traceEvents"][0]["args"]["name"]
+    finalize = [e for e in doc["traceEvents"] if e["name"] == "RCCE_finalize" and e["ph"] in "BE"]
+    assert len(finalize) == 4 and all(e["ts"] > 0 for e in finalize)  # its return too, after the clock stopped
     last = max(e["ts"] for e in doc["traceEvents"] if "ts" in e)
     assert 0 < last <= s["chip_totals"]["seconds"] * 1e6 * (1 + 1e-8)  # the summary has 9 digits
     assert s["files"]["power"] == "power.csv" and (job / "power.csv").exists()
