@@ -30,7 +30,7 @@ demo: deps build
 test: deps build test-asan-build
 	cd $(BUILD) && ctest --output-on-failure
 	cd $(ASAN_BUILD) && ctest --output-on-failure
-	$(PYTHON) -m pytest -q tests/integration
+	$(PYTHON) -m pytest -q tests/integration python/tests
 
 bench: build
 	@sh scripts/install-deps.sh --bench

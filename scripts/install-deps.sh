@@ -1,7 +1,7 @@
 #!/bin/sh
 # Install what the build and tests need on a fresh Debian 12 machine.
 # Skips everything already present, so it is cheap to run every time.
-#   install-deps.sh          build + tests (cmake, gcc, make, pytest)
+#   install-deps.sh          build + tests (cmake, gcc, make, pytest; matplotlib and Jinja2 for python/openscc)
 #   install-deps.sh --bench  also the benchmark peers (MPICH, Open MPI)
 set -e
 need=""
@@ -12,7 +12,10 @@ fi
 command -v cmake >/dev/null 2>&1 || need="$need cmake"
 command -v cc >/dev/null 2>&1 || need="$need gcc"
 command -v make >/dev/null 2>&1 || need="$need make"
-python3 -c 'import pytest' >/dev/null 2>&1 || pyneed=1
+pyneed=""
+python3 -c 'import pytest' >/dev/null 2>&1 || pyneed="$pyneed pytest"
+python3 -c 'import matplotlib' >/dev/null 2>&1 || pyneed="$pyneed matplotlib"
+python3 -c 'import jinja2' >/dev/null 2>&1 || pyneed="$pyneed jinja2"
 if [ -n "$need" ]; then
   if [ "$(id -u)" = 0 ]; then
     apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $need
@@ -21,6 +24,6 @@ if [ -n "$need" ]; then
     exit 1
   fi
 fi
-if [ -n "${pyneed:-}" ]; then
-  python3 -m pip install -q pytest || { echo "install-deps: cannot install pytest" >&2; exit 1; }
+if [ -n "$pyneed" ]; then
+  python3 -m pip install -q $pyneed || { echo "install-deps: cannot install$pyneed" >&2; exit 1; }
 fi

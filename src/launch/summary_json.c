@@ -38,6 +38,10 @@ static void write_job(FILE *f, const struct launch_options *o, const struct hw_j
   }
   fprintf(f, "],\n    \"nue\": %u,\n    \"chip\": ", h->nue);
   json_string(f, h->chip.name);
+  fprintf(f, ",\n    \"mesh\": {\"tiles_x\": %d, \"tiles_y\": %d, \"cores_per_tile\": %d, \"memory_controllers\": [",
+          h->chip.tiles_x, h->chip.tiles_y, h->chip.cores_per_tile);
+  for (int m = 0; m < h->chip.n_mc; m++) fprintf(f, "%s[%d, %d]", m ? ", " : "", h->chip.mc[m].tile_x, h->chip.mc[m].tile_y);
+  fprintf(f, "]}");
   fprintf(f, ",\n    \"host_seconds\": %.6f,\n    \"trace\": \"%s\",\n    \"model\": \"%s\",\n", host_s,
           level_names[h->trace_level], h->model ? "scc" : "none");
   fprintf(f, "    \"flags\": \"%s\",\n    \"scheme\": \"%s\",\n    \"single_copy\": %s",

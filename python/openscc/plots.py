@@ -1,0 +1,119 @@
+"""The report's figures, drawn with matplotlib into PNG files."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import matplotlib
+
+matplotlib.use("Agg")  # files only, no display
+import matplotlib.pyplot as plt  # noqa: E402
+from matplotlib import cm, colors  # noqa: E402
+
+from .jobdir import JobRun  # noqa: E402
+from .mesh import link_traffic  # noqa: E402
+
+
+def _save(fig, out: Path, name: str) -> str:
+    fig.tight_layout()
+    fig.savefig(out / name, dpi=110)
+    plt.close(fig)
+    return name
+
+
+def _tiles(run: JobRun) -> dict[int, tuple[int, int]]:
+    return {u["ue"]: tuple(u["tile"]) for u in run.ues}
+
+
+def mesh_traffic(run: JobRun, out: Path) -> str:
+    """The mesh with every link coloured by the bytes the logged messages sent over it (XY routes)."""
+    mesh = run.job["mesh"]
+    w, h = mesh["tiles_x"], mesh["tiles_y"]
+    traffic = link_traffic(run.comm, _tiles(run))
+    fig, ax = plt.subplots(figsize=(1.3 * w + 1.5, 1.3 * h + 0.6))
+    busy = {tile for tile in _tiles(run).values()}
+    for x in range(w):
+        for y in range(h):
+            ax.add_patch(plt.Rectangle((x - 0.3, y - 0.3), 0.6, 0.6, facecolor="#d9e6f2" if (x, y) in busy else "#f2f2f2",
+                                       edgecolor="#555"))
+            ax.text(x, y, f"{x},{y}", ha="center", va="center", fontsize=7, color="#333")
+    for mx, my in mesh.get("memory_controllers", []):
+        ax.text(mx, my - 0.42, "MC", ha="center", va="center", fontsize=6, color="#a33")
+    top = max(traffic.values(), default=0)
+    norm = colors.LogNorm(vmin=1, vmax=max(top, 2))
+    cmap = matplotlib.colormaps["viridis"]
+    for ((x0, y0), (x1, y1)), nbytes in traffic.items():
+        # the two directions of a link side by side
+        dx, dy = (0, 0.08) if y0 == y1 else (0.08, 0)
+        sign = 1 if (x1 - x0) + (y1 - y0) > 0 else -1
+        ax.annotate("", xy=(x1 - 0.3 * (x1 - x0) + sign * dx, y1 - 0.3 * (y1 - y0) + sign * dy),
+                    xytext=(x0 + 0.3 * (x1 - x0) + sign * dx, y0 + 0.3 * (y1 - y0) + sign * dy),
+                    arrowprops={"arrowstyle": "->", "color": cmap(norm(max(nbytes, 1))), "lw": 2.2})
+    fig.colorbar(cm.ScalarMappable(norm=norm, cmap=cmap), ax=ax, label="bytes over the link")
+    ax.set_xlim(-0.7, w - 0.3)
+    ax.set_ylim(-0.7, h - 0.3)
+    ax.set_aspect("equal")
+    ax.set_xticks([])
+    ax.set_yticks([])
+    ax.set_title("Mesh traffic (tiles x,y; XY routes of the logged messages)")
+    return _save(fig, out, "mesh_traffic.png")
+
+
+def comm_matrix(run: JobRun, out: Path) -> str:
+    n = run.job["nue"]
+    grid = [[0] * n for _ in range(n)]
+    for src, dst, msgs, _ in run.comm:
+        grid[src][dst] = msgs
+    fig, ax = plt.subplots(figsize=(5.5, 4.8))
+    img = ax.imshow(grid, cmap="magma_r", origin="upper", interpolation="nearest")
+    fig.colorbar(img, ax=ax, label="messages")
+    ax.set_xlabel("destination UE")
+    ax.set_ylabel("source UE")
+    ax.set_title("Communication matrix")
+    return _save(fig, out, "comm_matrix.png")
+
+
+def message_sizes(run: JobRun, out: Path) -> str:
+    fig, ax = plt.subplots(figsize=(6, 3.6))
+    sizes = [s for s, _ in run.sizes]
+    counts = [c for _, c in run.sizes]
+    ax.bar(range(len(sizes)), counts, color="#4477aa")
+    ax.set_xticks(range(len(sizes)), [str(s) for s in sizes], rotation=60, fontsize=7)
+    ax.set_xlabel("message size (bytes)")
+    ax.set_ylabel("messages")
+    ax.set_title("Message sizes")
+    return _save(fig, out, "message_sizes.png")
+
+
+def ue_breakdown(run: JobRun, out: Path) -> str:
+    ues = [u["ue"] for u in run.ues]
+    fig, ax = plt.subplots(figsize=(max(5, 0.22 * len(ues) + 2), 3.6))
+    if run.modeled:
+        bottom = [0.0] * len(ues)
+        for key, label, color in (("compute_s", "computation", "#4477aa"), ("comm_s", "communication", "#ee6677"),
+                                  ("wait_s", "waiting", "#bbbbbb")):
+            vals = [u[key] * 1e3 for u in run.ues]
+            ax.bar(ues, vals, bottom=bottom, label=label, color=color)
+            bottom = [b + v for b, v in zip(bottom, vals)]
+        ax.set_ylabel("virtual time (ms)")
+        ax.set_title("Time per UE (model)")
+    else:
+        sent = [u.get("msgs_sent", 0) for u in run.ues]
+        recv = [u.get("msgs_recv", 0) for u in run.ues]
+        ax.bar([u - 0.2 for u in ues], sent, width=0.4, label="messages sent", color="#4477aa")
+        ax.bar([u + 0.2 for u in ues], recv, width=0.4, label="messages received", color="#ee6677")
+        ax.set_ylabel("messages")
+        ax.set_title("Messages per UE")
+    ax.set_xlabel("UE")
+    ax.legend(fontsize=8)
+    return _save(fig, out, "ue_breakdown.png")
+
+
+def power(run: JobRun, out: Path) -> str:
+    fig, ax = plt.subplots(figsize=(6.5, 3.4))
+    ax.plot([t * 1e3 for t, _ in run.power], [w for _, w in run.power], color="#228833", drawstyle="steps-post")
+    ax.set_xlabel("virtual time (ms)")
+    ax.set_ylabel("chip power (W)")
+    ax.set_ylim(bottom=0)
+    totals = run.summary["chip_totals"]
+    ax.set_title(f"Power: {totals['energy_j']:.4g} J, {totals['average_w']:.2f} W average, EDP {totals['edp_js']:.3g} J·s")
+    return _save(fig, out, "power.png")
