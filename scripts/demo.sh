@@ -3,7 +3,9 @@
 # SCC cores, pingpong between the two farthest cores (0 and 47), and the
 # iRCCE/RCCE_peek request-reply server on 48 cores with tagged flags and
 # remote-put/local-get; then the same kind of programs in model mode, with
-# the SCC time, energy and power they would have had.
+# the SCC time, energy and power they would have had; a report of the traced
+# model run; and the seed 002 study reproduced (openscc reproduce furst2012
+# --quick) with its figures and table.
 set -eu
 BUILD=${1:-build}
 OUT=$BUILD/demo
@@ -48,8 +50,24 @@ echo
 echo "Times above are host wall-clock (native mode). Model mode: virtual SCC time, energy and power."
 run_timed "model mode: pingpong between cores 0 and 47 (counted build: rccecc --model-build), SCC latencies" 0 \
   -nue 2 --cores 0,47 --model scc --job-dir "$OUT/model-pingpong" "$OUT/pingpong-counted" 65536 50
-run_timed "model mode: stencil on 48 cores (counted build)" 0 \
-  -nue 48 --model scc --job-dir "$OUT/model-stencil" "$OUT/stencil-counted" 32 100
+run_timed "model mode: stencil on 48 cores (counted build), traced: who sent what to whom" 0 \
+  -nue 48 --model scc --trace timeline --job-dir "$OUT/model-stencil" "$OUT/stencil-counted" 32 100
+
 echo
-echo "Job summaries: $OUT/model-pingpong/summary.json, $OUT/model-stencil/summary.json (and power.csv)."
+echo "== report of the traced model run (openscc report)"
+report=$(PYTHONPATH=python ${PYTHON:-python3} -m openscc report "$OUT/model-stencil")
+echo "   $report"
+echo "   timeline for ui.perfetto.dev: $OUT/model-stencil/trace.json"
+
+echo
+echo "== seed 002 (Furst & Coskun) reproduced in model mode: openscc reproduce furst2012 --quick"
+rm -rf "$OUT/furst2012"
+t0=$(now)
+PYTHONPATH=python ${PYTHON:-python3} -m openscc reproduce furst2012 --quick --build "$BUILD" -o "$OUT/furst2012" \
+  | grep -v '^  \[' || true
+t1=$(now)
+tail -n +3 "$OUT/furst2012/table.md"
+echo "   $(elapsed "$t0" "$t1"); page with figures: $OUT/furst2012/index.html"
+echo
+echo "Reports: $report and $OUT/furst2012/index.html"
 echo "make validate compares the model with the published SCC figures. See README.md for the benchmark tables."

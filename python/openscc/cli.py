@@ -3,10 +3,27 @@ from __future__ import annotations
 
 import argparse
 import sys
+import time
 from pathlib import Path
 
 from .jobdir import JobDirError, load
 from .report import write_compare, write_report
+from .reproduce import EXPERIMENTS, reproduce
+
+
+def _reproduce(ap: argparse.ArgumentParser, args) -> int:
+    chosen = [e.strip() for e in args.experiments.split(",") if e.strip()]
+    unknown = [e for e in chosen if e not in EXPERIMENTS]
+    if unknown or not chosen:
+        ap.error(f"--experiments: unknown {unknown or 'empty list'}; choose from {', '.join(EXPERIMENTS)}")
+    out = Path(args.out) if args.out else Path("runs") / time.strftime("furst2012-%Y%m%d-%H%M%S")
+    try:
+        index = reproduce(Path(args.build), out, args.quick, chosen)
+    except RuntimeError as e:
+        print(f"openscc: {e}", file=sys.stderr)
+        return 1
+    print(index)
+    return 0
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -19,7 +36,15 @@ def main(argv: list[str] | None = None) -> int:
     cmp_.add_argument("a")
     cmp_.add_argument("b")
     cmp_.add_argument("-o", "--out", help="output directory (default A/compare-<B's name>)")
+    rep2 = sub.add_parser("reproduce", help="rerun a paper's experiments in model mode")
+    rep2.add_argument("paper", choices=["furst2012"], help="furst2012: seed 002, RCCE performance and power")
+    rep2.add_argument("--quick", action="store_true", help="fewer points and shorter runs (under 2 minutes)")
+    rep2.add_argument("--build", default="build", help="OpenSCC build tree with bin/rccerun and model-apps/ (default build)")
+    rep2.add_argument("--experiments", default=",".join(EXPERIMENTS), help=f"comma list of {', '.join(EXPERIMENTS)}")
+    rep2.add_argument("-o", "--out", help="output directory (default runs/furst2012-<date>-<time>)")
     args = ap.parse_args(argv)
+    if args.command == "reproduce":
+        return _reproduce(ap, args)
     try:
         if args.command == "report":
             run = load(args.jobdir)

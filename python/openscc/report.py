@@ -13,6 +13,10 @@ from .jobdir import JobRun
 _env = jinja2.Environment(loader=jinja2.PackageLoader("openscc", "templates"), autoescape=True)
 
 
+def render(template: str, **context) -> str:
+    return _env.get_template(template).render(**context)
+
+
 def _facts(run: JobRun) -> list[tuple[str, str]]:
     job = run.job
     facts = [("program", " ".join([job["program"], *job["args"]])), ("UEs", str(job["nue"])),
@@ -48,8 +52,8 @@ def _figures(run: JobRun, out: Path) -> list[dict]:
 
 def write_report(run: JobRun, out: Path) -> Path:
     out.mkdir(parents=True, exist_ok=True)
-    page = _env.get_template("report.html.j2").render(run=run, facts=_facts(run), figures=_figures(run, out),
-                                                       trace="trace" in run.summary.get("files", {}))
+    page = render("report.html.j2", run=run, facts=_facts(run), figures=_figures(run, out),
+                  trace="trace" in run.summary.get("files", {}))
     index = out / "index.html"
     index.write_text(page)
     return index
@@ -66,7 +70,7 @@ def write_compare(a: JobRun, b: JobRun, out: Path) -> Path:
         sub = out / side
         sub.mkdir(exist_ok=True)
         figs.append(_figures(run, sub))
-    page = _env.get_template("compare.html.j2").render(a=a, b=b, rows=rows, figures=list(zip(*_pad(figs))))
+    page = render("compare.html.j2", a=a, b=b, rows=rows, figures=list(zip(*_pad(figs))))
     index = out / "index.html"
     index.write_text(page)
     return index

@@ -1,0 +1,97 @@
+"""Figures and page of `openscc reproduce furst2012`, mirroring seed 002's."""
+from __future__ import annotations
+
+import base64
+from pathlib import Path
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+
+from .report import render  # noqa: E402
+
+
+def _save(fig, out: Path, name: str) -> str:
+    fig.tight_layout()
+    fig.savefig(out / name, dpi=110)
+    plt.close(fig)
+    return name
+
+
+def hops(r: dict, out: Path) -> str:
+    t = r["hops"]["seconds"]
+    fig, ax = plt.subplots(figsize=(5, 3.4))
+    ax.plot(list(t), [v * 1e3 for v in t.values()], "o-", color="#4477aa")
+    ax.set_xlabel("hops between the pair's cores")
+    ax.set_ylabel("virtual time (ms)")
+    ax.set_title("Stencil, one pair (paper Fig. 5)")
+    return _save(fig, out, "fig5_stencil_hops.png")
+
+
+def pairs(r: dict, out: Path) -> str:
+    fig, ax = plt.subplots(figsize=(5.5, 3.6))
+    for app, t in r["pairs"]["seconds"].items():
+        base = t[min(t)]
+        ax.plot(list(t), [v / base for v in t.values()], "o-", label=app)
+    ax.set_xlabel("pairs running at once (3 hops apart)")
+    ax.set_ylabel("time / time of one pair")
+    ax.set_title("Share, Shift, Stencil (paper Figs. 6-7)")
+    ax.legend()
+    return _save(fig, out, "fig6_7_pairs.png")
+
+
+def bcast(r: dict, out: Path) -> str:
+    t = r["bcast"]["seconds"]
+    fig, ax = plt.subplots(figsize=(5.5, 3.4))
+    ax.plot(list(t), [v * 1e3 for v in t.values()], "o-", color="#aa3377")
+    ax.set_xlabel("receivers N")
+    ax.set_ylabel("virtual time (ms)")
+    ax.set_title("Bcast from one core (paper Fig. 8)")
+    return _save(fig, out, "fig8_bcast.png")
+
+
+def power(r: dict, out: Path) -> str:
+    apps = list(r["power"]["24_pairs"])
+    vals = r["power"]["24_pairs"]
+    fig, (a, b) = plt.subplots(1, 2, figsize=(8, 3.4))
+    a.bar(apps, [vals[x]["average_w"] for x in apps], color="#228833")
+    a.set_ylabel("chip power (W)")
+    a.set_title("24 pairs, 0 hops (paper Fig. 10)")
+    b.bar(apps, [vals[x]["edp_js"] for x in apps], color="#ccbb44")
+    b.set_ylabel("energy-delay product (J·s)")
+    b.set_yscale("log")
+    b.set_title("EDP (paper Fig. 11)")
+    return _save(fig, out, "fig10_11_power_edp.png")
+
+
+def logging(r: dict, out: Path) -> str:
+    over = r["logging"]["overhead"]
+    levels = list(next(iter(over.values())))
+    fig, ax = plt.subplots(figsize=(6, 3.4))
+    width = 0.8 / len(over)
+    for i, (app, o) in enumerate(over.items()):
+        ax.bar([k + i * width for k in range(len(levels))], [o[lv] * 100 for lv in levels], width, label=app)
+    ax.set_xticks([k + width / 2 for k in range(len(levels))], levels)
+    ax.set_ylabel("wall-time overhead (%)")
+    ax.set_title("Logging overhead per level (paper Figs. 2-3)")
+    ax.axhline(0, color="#555", lw=0.8)
+    ax.legend()
+    return _save(fig, out, "fig2_3_logging.png")
+
+
+DRAW = {"hops": hops, "pairs": pairs, "bcast": bcast, "power": power, "logging": logging}
+
+
+def draw(results: dict, out: Path) -> list[dict]:
+    figures = []
+    for name in results["experiments"]:
+        file = DRAW[name](results, out)
+        figures.append({"title": file, "file": file, "data": base64.b64encode((out / file).read_bytes()).decode()})
+    return figures
+
+
+def page(results: dict, rows: list, figures: list[dict], out: Path) -> Path:
+    index = out / "index.html"
+    index.write_text(render("reproduce.html.j2", results=results, rows=rows, figures=figures))
+    return index
