@@ -1,7 +1,7 @@
 #!/bin/sh
 # Install what the build and tests need on a fresh Debian 12 machine.
 # Skips everything already present, so it is cheap to run every time.
-#   install-deps.sh          build + tests (cmake, gcc, make, pytest; matplotlib and Jinja2 for python/openscc)
+#   install-deps.sh          build + tests (cmake, gcc, make, chromium, pytest; matplotlib and Jinja2 for python/openscc)
 #   install-deps.sh --bench  also the benchmark peers (MPICH, Open MPI)
 set -e
 need=""
@@ -12,6 +12,7 @@ fi
 command -v cmake >/dev/null 2>&1 || need="$need cmake"
 command -v cc >/dev/null 2>&1 || need="$need gcc"
 command -v make >/dev/null 2>&1 || need="$need make"
+command -v chromium >/dev/null 2>&1 || need="$need chromium"  # the report's browser test (python/tests)
 pyneed=""
 python3 -c 'import pytest' >/dev/null 2>&1 || pyneed="$pyneed pytest"
 python3 -c 'import matplotlib' >/dev/null 2>&1 || pyneed="$pyneed matplotlib"

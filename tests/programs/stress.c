@@ -207,7 +207,8 @@ static long parse_arg(int argc, char **argv, int i, long def, long lo, long hi) 
   char *end;
   long v = strtol(argv[i], &end, 0);
   if (*end || v < lo || v > hi) {
-    if (me == 0) fprintf(stderr, "stress: bad argument %d '%s' (expected %ld..%ld)\n", i, argv[i], lo, hi);
+    /* every UE says it: the first to exit ends the job, and it must have said why */
+    fprintf(stderr, "stress: bad argument %d '%s' (expected %ld..%ld)\n", i, argv[i], lo, hi);
     exit(2);
   }
   return v;
