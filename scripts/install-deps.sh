@@ -1,7 +1,7 @@
 #!/bin/sh
 # Install what the build and tests need on a fresh Debian 12 machine.
 # Skips everything already present, so it is cheap to run every time.
-#   install-deps.sh          build + tests (cmake, gcc, make, chromium, pytest; matplotlib and Jinja2 for python/openscc)
+#   install-deps.sh          build + tests (cmake, gcc, make, chromium, pytest; matplotlib, Jinja2, jsonschema for python/openscc)
 #   install-deps.sh --bench  also the benchmark peers (MPICH, Open MPI)
 set -e
 need=""
@@ -17,6 +17,7 @@ pyneed=""
 python3 -c 'import pytest' >/dev/null 2>&1 || pyneed="$pyneed pytest"
 python3 -c 'import matplotlib' >/dev/null 2>&1 || pyneed="$pyneed matplotlib"
 python3 -c 'import jinja2' >/dev/null 2>&1 || pyneed="$pyneed jinja2"
+python3 -c 'import jsonschema' >/dev/null 2>&1 || pyneed="$pyneed jsonschema"
 if [ -n "$need" ]; then
   if [ "$(id -u)" = 0 ]; then
     apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $need

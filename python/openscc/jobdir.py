@@ -4,9 +4,24 @@ from __future__ import annotations
 import csv
 import json
 from dataclasses import dataclass, field
+from functools import cache
 from pathlib import Path
 
+import jsonschema
+
 SCHEMA, VERSION = "openscc-summary", 1
+SCHEMA_FILE = Path(__file__).with_name("summary.schema.json")
+
+
+@cache
+def _validator() -> jsonschema.Draft202012Validator:
+    return jsonschema.Draft202012Validator(json.loads(SCHEMA_FILE.read_text()))
+
+
+def schema_errors(summary: dict) -> list[str]:
+    """What in a summary.json document breaks its JSON Schema (summary.schema.json)."""
+    return [f"{'/'.join(map(str, e.absolute_path)) or '(top)'}: {e.message}"
+            for e in sorted(_validator().iter_errors(summary), key=lambda e: list(map(str, e.absolute_path)))]
 
 
 class JobDirError(Exception):
@@ -52,6 +67,9 @@ def load(path: str | Path) -> JobRun:
     if summary.get("schema") != SCHEMA or summary.get("version") != VERSION:
         raise JobDirError(f"{summary_path}: schema {summary.get('schema')!r} version {summary.get('version')!r}, "
                           f"expected {SCHEMA!r} version {VERSION}")
+    errors = schema_errors(summary)
+    if errors:
+        raise JobDirError(f"{summary_path}: does not match its schema: {errors[0]}")
     run = JobRun(path, summary)
     files = summary.get("files", {})
     try:

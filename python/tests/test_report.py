@@ -32,6 +32,15 @@ def test_load_reads_what_the_summary_names(native_run):
     assert sum(n for _, n in run.sizes) == sum(u["msgs_sent"] for u in run.ues)
 
 
+def test_load_checks_the_schema(native_run, tmp_path):
+    doc = json.loads((native_run / "summary.json").read_text())
+    doc["ues"][0]["msgs_sent"] = -1
+    del doc["job"]["mesh"]
+    (tmp_path / "summary.json").write_text(json.dumps(doc))
+    with pytest.raises(JobDirError, match="does not match its schema: job: 'mesh' is a required property"):
+        load(tmp_path)
+
+
 def test_load_refuses_what_is_not_a_job_directory(tmp_path):
     with pytest.raises(JobDirError, match="no summary.json"):
         load(tmp_path)

@@ -9,6 +9,7 @@ test session started, whatever else runs on the machine.
 from __future__ import annotations
 
 import dataclasses
+import json
 import os
 import re
 import resource
@@ -26,6 +27,19 @@ HARD_TIMEOUT = 120.0  # seconds; no test run should come anywhere near it
 UID = os.getuid()
 SHM_DIR = Path("/dev/shm")
 SHM_PREFIX = f"openscc-{UID}-"
+
+# summary.json's JSON Schema, published with the openscc package (docs/monitoring.md).
+SUMMARY_SCHEMA = REPO / "python" / "openscc" / "summary.schema.json"
+
+
+def check_summary(path: Path) -> dict:
+    """Loads a job directory's summary.json and checks it against its schema."""
+    import jsonschema  # installed by scripts/install-deps.sh
+
+    doc = json.loads(Path(path).read_text())
+    jsonschema.validate(doc, json.loads(SUMMARY_SCHEMA.read_text()), cls=jsonschema.Draft202012Validator)
+    return doc
+
 
 # Exit codes of rccerun (src/launch/supervise.h).
 RC_OK, RC_UE_FAILED, RC_USAGE, RC_DEADLOCK, RC_TIMEOUT = 0, 1, 2, 3, 124

@@ -5,7 +5,6 @@ their virtual times do not depend on the host."""
 from __future__ import annotations
 
 import csv
-import json
 import re
 
 import pytest
@@ -20,7 +19,7 @@ def model_run(build, scratch, nue, program, *args, opts=()):
     job = scratch / "job"
     res = rccerun(build, "-nue", str(nue), "--model", "scc", "--job-dir", str(job), *opts, program, *args)
     assert res.rc == lib.RC_OK, res
-    return res, json.loads((job / "summary.json").read_text()), job
+    return res, lib.check_summary(job / "summary.json"), job
 
 
 def test_summary_json_and_printout(build, compile_program, scratch):

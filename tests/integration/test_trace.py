@@ -21,7 +21,7 @@ def traced(build, scratch, nue, app, *args, level="timeline", opts=()):
     res = rccerun(build, "-nue", str(nue), "--trace", level, "--job-dir", str(job), *opts, build.app(app), *args,
                   cwd=scratch)
     assert res.rc == lib.RC_OK, res
-    return res, json.loads((job / "summary.json").read_text()), job
+    return res, lib.check_summary(job / "summary.json"), job
 
 
 def rows(path):
@@ -52,7 +52,7 @@ def test_default_job_directory_is_under_runs(build, scratch):
     res = rccerun(build, "-nue", "2", "--trace", "counters", build.app("hello"), cwd=scratch)
     assert res.rc == lib.RC_OK, res
     (job,) = (scratch / "runs").iterdir()
-    assert json.loads((job / "summary.json").read_text())["job"]["id"] == job.name
+    assert lib.check_summary(job / "summary.json")["job"]["id"] == job.name
 
 
 def test_comm_matrix_totals_equal_message_counts(build, scratch):
