@@ -73,7 +73,7 @@ def logging(r: dict, out: Path) -> str:
     for i, (app, o) in enumerate(over.items()):
         ax.bar([k + i * width for k in range(len(levels))], [o[lv] * 100 for lv in levels], width, label=app)
     ax.set_xticks([k + width / 2 for k in range(len(levels))], levels)
-    ax.set_ylabel("wall-time overhead (%)")
+    ax.set_ylabel("execution-time overhead (%)")
     ax.set_title("Logging overhead per level (paper Figs. 2-3)")
     ax.axhline(0, color="#555", lw=0.8)
     ax.legend()
