@@ -97,9 +97,18 @@ int job_dir_write(const struct launch_options *o, const struct hw_job *job, doub
     snprintf(path, sizeof path, "%s/power.csv", dir);
     bad |= write_power(path, watts, n, files.power_bucket_s) != 0;
   }
-  if (files.comm_matrix) snprintf(path, sizeof path, "%s/comm_matrix.csv", dir), bad |= trace_write_comm_matrix(job, path) != 0;
-  if (files.message_sizes) snprintf(path, sizeof path, "%s/message_sizes.csv", dir), bad |= trace_write_message_sizes(job, path) != 0;
-  if (files.trace) snprintf(path, sizeof path, "%s/trace.json", dir), bad |= trace_write_chrome(job, path) != 0;
+  const struct {
+    int wanted;
+    const char *name;
+    int (*write)(const struct hw_job *, const char *);
+  } exports[] = {{files.comm_matrix, "comm_matrix.csv", trace_write_comm_matrix},
+                 {files.message_sizes, "message_sizes.csv", trace_write_message_sizes},
+                 {files.trace, "trace.json", trace_write_chrome}};
+  for (size_t i = 0; i < sizeof exports / sizeof exports[0]; i++)
+    if (exports[i].wanted) {
+      snprintf(path, sizeof path, "%s/%s", dir, exports[i].name);
+      bad |= exports[i].write(job, path) != 0;
+    }
   snprintf(path, sizeof path, "%s/summary.json", dir);
   FILE *f = fopen(path, "w");
   if (f) {
