@@ -21,6 +21,8 @@ import tempfile
 from dataclasses import asdict, dataclass, field
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "python"))
+from openscc.placement import core_of, three_hop_pairs  # noqa: E402  (stdlib-only module)
 TILE_MHZ = 1600 / 3  # the default tile clock of every run below (ref 1 "clocks")
 RDTSC_CYCLES = 14    # ref 3: the read latencies include 14 cycles of RDTSC overhead
 
@@ -68,10 +70,6 @@ class Runner:
 
 def rel_error(predicted: float, published: float) -> float:
     return abs(predicted - published) / published
-
-
-def core_of(x: int, y: int, z: int = 0) -> int:
-    return 2 * (x + 6 * y) + z  # ref 1 "core id"
 
 
 def mpb_rows(r: Runner) -> list[Row]:
@@ -147,16 +145,6 @@ def stencil_hops_row(r: Runner) -> Row:
                f"R² {r2:.3f}, +{slope / times[0] * 100:.3f} %/hop, 0 hops {(times[1] / times[0] - 1) * 100:.2f} % faster",
                None, "R² ≥ 0.95", r2 >= 0.95 and slope > 0 and times[0] < times[1],
                detail={f"{h} hops": {"seconds": t} for h, t in times.items()})
-
-
-def three_hop_pairs(n: int) -> list[int]:
-    """Cores of n pairs whose members sit 3 hops apart (tiles (x, y) and (x+3, y))."""
-    cores = []
-    for y in range(4):
-        for x in range(3):
-            for z in range(2):
-                cores += [core_of(x, y, z), core_of(x + 3, y, z)]
-    return cores[: 2 * n]
 
 
 def ddr_row(r: Runner) -> Row:

@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from . import reproduce_plots
+from .placement import three_hop_pairs
 
 EXPERIMENTS = ("hops", "pairs", "bcast", "power", "logging")
 HOP_PARTNER = {0: 1, 1: 2, 2: 4, 3: 6, 8: 47}  # core paired with core 0 (paper Section III)
@@ -40,19 +41,6 @@ class Settings:
 
     def size(self, full, quick):
         return quick if self.quick else full
-
-
-def core_of(x: int, y: int, z: int = 0) -> int:
-    return 2 * (x + 6 * y) + z  # scc-reference.md section 1, "core id"
-
-
-def three_hop_pairs(n: int) -> list[int]:
-    cores = []
-    for y in range(4):
-        for x in range(3):
-            for z in range(2):
-                cores += [core_of(x, y, z), core_of(x + 3, y, z)]
-    return cores[: 2 * n]
 
 
 def run(s: Settings, app: str, nue: int, args: list, cores=None, opts=(), counted=True, label="") -> dict:
