@@ -64,7 +64,7 @@ echo "== seed 002 (Furst & Coskun) reproduced in model mode: openscc reproduce f
 rm -rf "$OUT/furst2012"
 t0=$(now)
 PYTHONPATH=python ${PYTHON:-python3} -m openscc reproduce furst2012 --quick --build "$BUILD" -o "$OUT/furst2012" \
-  | grep -v '^  \[' || true
+  | grep --line-buffered -v '^  \[' || true
 t1=$(now)
 tail -n +3 "$OUT/furst2012/table.md"
 echo "   $(elapsed "$t0" "$t1"); page with figures: $OUT/furst2012/index.html"
