@@ -15,7 +15,6 @@ build (model / native), and the spread of the predicted virtual time over the ru
 """
 from __future__ import annotations
 
-import argparse
 import json
 import pathlib
 import platform
@@ -26,7 +25,8 @@ import sys
 import tempfile
 import time
 
-ROOT = pathlib.Path(__file__).resolve().parent.parent
+import standalone
+
 WORKLOADS = [  # name, UEs, program, arguments (runs of about 0.2 s or more natively)
     ("pingpong", 2, "pingpong", ["262144", "400"]),
     ("pingpong", 48, "pingpong", ["65536", "100"]),
@@ -80,13 +80,7 @@ def markdown(rows: list[dict], command: str) -> str:
 
 
 def main() -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--build", default=str(ROOT / "build"))
-    ap.add_argument("--repeat", "-r", type=int, default=5)
-    ap.add_argument("--out", default=str(ROOT / "bench" / "results" / "model"), help="writes OUT.json and OUT.md")
-    a = ap.parse_args()
-    build = pathlib.Path(a.build)
-    command = "python3 " + shlex.join([str(pathlib.Path(sys.argv[0]).resolve().relative_to(ROOT))] + sys.argv[1:])
+    a, build, command = standalone.options(__doc__, 5, "model")
     rows = []
     for name, nue, program, args in WORKLOADS:
         runs = {mode: [] for mode in MODES}
@@ -104,13 +98,8 @@ def main() -> int:
               f"virtual spread {row['spread']['counted']:.2%} counted / {row['spread']['model']:.2%} host time",
               flush=True)
         rows.append(row)
-    out = pathlib.Path(a.out)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    out.with_suffix(".json").write_text(json.dumps({"schema": "openscc-model-bench-1", "command": command,
-                                                    "rows": rows}, indent=1) + "\n")
-    page = markdown(rows, command)
-    out.with_suffix(".md").write_text(page)
-    print(page)
+    standalone.write(a.out, {"schema": "openscc-model-bench-1", "command": command, "rows": rows},
+                     markdown(rows, command))
     return 0
 
 

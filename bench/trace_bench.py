@@ -10,8 +10,6 @@ Writes bench/results/trace.{json,md}.
 """
 from __future__ import annotations
 
-import argparse
-import json
 import pathlib
 import platform
 import re
@@ -22,7 +20,8 @@ import sys
 import tempfile
 import time
 
-ROOT = pathlib.Path(__file__).resolve().parent.parent
+import standalone
+
 LEVELS = ("off", "counters", "messages", "targets", "sizes", "timeline")
 TARGETS = {"targets": 1.05, "sizes": 1.20}
 WORKLOADS = [  # name, UEs, arguments (about 0.2 s or more natively)
@@ -65,13 +64,7 @@ def markdown(rows: list[dict], command: str, repeat: int) -> str:
 
 
 def main() -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--build", default=str(ROOT / "build"))
-    ap.add_argument("--repeat", "-r", type=int, default=9)
-    ap.add_argument("--out", default=str(ROOT / "bench" / "results" / "trace"), help="writes OUT.json and OUT.md")
-    a = ap.parse_args()
-    build = pathlib.Path(a.build)
-    command = "python3 " + shlex.join([str(pathlib.Path(sys.argv[0]).resolve().relative_to(ROOT))] + sys.argv[1:])
+    a, build, command = standalone.options(__doc__, 9, "trace")
     rows = []
     for name, nue, args in WORKLOADS:
         timed = {lvl: [] for lvl in LEVELS}
@@ -87,13 +80,8 @@ def main() -> int:
         print(f"{name} {nue} UEs: off {median['off']:.3f} s; " +
               ", ".join(f"{lvl} {row['ratio'][lvl]:.3f}x" for lvl in LEVELS[1:]), flush=True)
         rows.append(row)
-    out = pathlib.Path(a.out)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    out.with_suffix(".json").write_text(json.dumps({"schema": "openscc-trace-bench-1", "command": command,
-                                                    "repeat": a.repeat, "rows": rows}, indent=1) + "\n")
-    page = markdown(rows, command, a.repeat)
-    out.with_suffix(".md").write_text(page)
-    print(page)
+    standalone.write(a.out, {"schema": "openscc-trace-bench-1", "command": command, "repeat": a.repeat, "rows": rows},
+                     markdown(rows, command, a.repeat))
     return 0
 
 

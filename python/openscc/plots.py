@@ -13,7 +13,8 @@ from .jobdir import JobRun  # noqa: E402
 from .mesh import link_traffic  # noqa: E402
 
 
-def _save(fig, out: Path, name: str) -> str:
+def save_png(fig, out: Path, name: str) -> str:
+    """Writes the figure as out/name and returns name."""
     fig.tight_layout()
     fig.savefig(out / name, dpi=110)
     plt.close(fig)
@@ -55,7 +56,7 @@ def mesh_traffic(run: JobRun, out: Path) -> str:
     ax.set_xticks([])
     ax.set_yticks([])
     ax.set_title("Mesh traffic (tiles x,y; XY routes of the logged messages)")
-    return _save(fig, out, "mesh_traffic.png")
+    return save_png(fig, out, "mesh_traffic.png")
 
 
 def comm_matrix(run: JobRun, out: Path) -> str:
@@ -69,7 +70,7 @@ def comm_matrix(run: JobRun, out: Path) -> str:
     ax.set_xlabel("destination UE")
     ax.set_ylabel("source UE")
     ax.set_title("Communication matrix")
-    return _save(fig, out, "comm_matrix.png")
+    return save_png(fig, out, "comm_matrix.png")
 
 
 def message_sizes(run: JobRun, out: Path) -> str:
@@ -81,7 +82,7 @@ def message_sizes(run: JobRun, out: Path) -> str:
     ax.set_xlabel("message size (bytes)")
     ax.set_ylabel("messages")
     ax.set_title("Message sizes")
-    return _save(fig, out, "message_sizes.png")
+    return save_png(fig, out, "message_sizes.png")
 
 
 def ue_breakdown(run: JobRun, out: Path) -> str:
@@ -105,7 +106,7 @@ def ue_breakdown(run: JobRun, out: Path) -> str:
         ax.set_title("Messages per UE")
     ax.set_xlabel("UE")
     ax.legend(fontsize=8)
-    return _save(fig, out, "ue_breakdown.png")
+    return save_png(fig, out, "ue_breakdown.png")
 
 
 def power(run: JobRun, out: Path) -> str:
@@ -116,4 +117,4 @@ def power(run: JobRun, out: Path) -> str:
     ax.set_ylim(bottom=0)
     totals = run.summary["chip_totals"]
     ax.set_title(f"Power: {totals['energy_j']:.4g} J, {totals['average_w']:.2f} W average, EDP {totals['edp_js']:.3g} J·s")
-    return _save(fig, out, "power.png")
+    return save_png(fig, out, "power.png")

@@ -4,29 +4,25 @@ from __future__ import annotations
 import base64
 from pathlib import Path
 
-import matplotlib
+from .plots import save_png  # first: it selects matplotlib's file-only backend
+from .report import render
 
-matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
-from .report import render  # noqa: E402
 
-
-def _save(fig, out: Path, name: str) -> str:
-    fig.tight_layout()
-    fig.savefig(out / name, dpi=110)
-    plt.close(fig)
-    return name
+def _virtual_time_line(t: dict, xlabel: str, title: str, color: str, out: Path, name: str) -> str:
+    """Virtual time (ms) against the experiment's parameter."""
+    fig, ax = plt.subplots(figsize=(5.5, 3.4))
+    ax.plot(list(t), [v * 1e3 for v in t.values()], "o-", color=color)
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel("virtual time (ms)")
+    ax.set_title(title)
+    return save_png(fig, out, name)
 
 
 def hops(r: dict, out: Path) -> str:
-    t = r["hops"]["seconds"]
-    fig, ax = plt.subplots(figsize=(5, 3.4))
-    ax.plot(list(t), [v * 1e3 for v in t.values()], "o-", color="#4477aa")
-    ax.set_xlabel("hops between the pair's cores")
-    ax.set_ylabel("virtual time (ms)")
-    ax.set_title("Stencil, one pair (paper Fig. 5)")
-    return _save(fig, out, "fig5_stencil_hops.png")
+    return _virtual_time_line(r["hops"]["seconds"], "hops between the pair's cores", "Stencil, one pair (paper Fig. 5)",
+                              "#4477aa", out, "fig5_stencil_hops.png")
 
 
 def pairs(r: dict, out: Path) -> str:
@@ -38,17 +34,12 @@ def pairs(r: dict, out: Path) -> str:
     ax.set_ylabel("time / time of one pair")
     ax.set_title("Share, Shift, Stencil (paper Figs. 6-7)")
     ax.legend()
-    return _save(fig, out, "fig6_7_pairs.png")
+    return save_png(fig, out, "fig6_7_pairs.png")
 
 
 def bcast(r: dict, out: Path) -> str:
-    t = r["bcast"]["seconds"]
-    fig, ax = plt.subplots(figsize=(5.5, 3.4))
-    ax.plot(list(t), [v * 1e3 for v in t.values()], "o-", color="#aa3377")
-    ax.set_xlabel("receivers N")
-    ax.set_ylabel("virtual time (ms)")
-    ax.set_title("Bcast from one core (paper Fig. 8)")
-    return _save(fig, out, "fig8_bcast.png")
+    return _virtual_time_line(r["bcast"]["seconds"], "receivers N", "Bcast from one core (paper Fig. 8)", "#aa3377",
+                              out, "fig8_bcast.png")
 
 
 def power(r: dict, out: Path) -> str:
@@ -62,7 +53,7 @@ def power(r: dict, out: Path) -> str:
     b.set_ylabel("energy-delay product (J·s)")
     b.set_yscale("log")
     b.set_title("EDP (paper Fig. 11)")
-    return _save(fig, out, "fig10_11_power_edp.png")
+    return save_png(fig, out, "fig10_11_power_edp.png")
 
 
 def logging(r: dict, out: Path) -> str:
@@ -77,7 +68,7 @@ def logging(r: dict, out: Path) -> str:
     ax.set_title("Logging overhead per level (paper Figs. 2-3)")
     ax.axhline(0, color="#555", lw=0.8)
     ax.legend()
-    return _save(fig, out, "fig2_3_logging.png")
+    return save_png(fig, out, "fig2_3_logging.png")
 
 
 DRAW = {"hops": hops, "pairs": pairs, "bcast": bcast, "power": power, "logging": logging}
