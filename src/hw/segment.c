@@ -45,7 +45,9 @@ static void compute_layout(const struct hw_job_params *p, struct hw_header *h) {
   off = align_up(off + h->trace_ue_bytes * (uint64_t)p->nue, 4096);
   h->shared_off = off;
   h->shared_bytes = align_up(p->shared_bytes, 4096);
-  h->total_bytes = off + h->shared_bytes;
+  h->svm_off = off + h->shared_bytes;
+  h->svm_bytes = align_up(p->svm_bytes, 4096);
+  h->total_bytes = h->svm_off + h->svm_bytes;
 }
 
 static void init_contents(const struct hw_job_params *p, struct hw_job *job) {
@@ -63,6 +65,7 @@ static void init_contents(const struct hw_job_params *p, struct hw_job *job) {
   h->tagged_flags = p->tagged_flags;
   h->scheme = p->scheme;
   h->model = p->model;
+  h->mailbox_irq = p->mailbox_irq;
   h->trace_level = p->trace_level;
   h->trace_ticks0 = hw_trace_clock();
   h->trace_ns0 = hw_trace_monotonic_ns();

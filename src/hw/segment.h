@@ -3,7 +3,7 @@
  *
  * Layout (every part aligned to a host cache line, 64 B):
  *   header | per-UE blocks | config registers | test-and-set registers |
- *   MPBs (one per core of the chip) | off-chip shared region
+ *   MPBs (one per core of the chip) | off-chip shared region | SVM pool
  * The launcher creates the segment; every UE maps it from an inherited fd.
  */
 #ifndef OPENSCC_HW_SEGMENT_H
@@ -17,7 +17,7 @@
 #include "../chip/chip.h"
 
 #define HW_MAGIC 0x214343536e65704fULL /* "OpenSCC!" */
-#define HW_VERSION 5
+#define HW_VERSION 6
 #define HW_HOST_LINE 64
 #define HW_MAX_UES CHIP_MAX_CORES
 #define HW_SHM_PREFIX "openscc-"
@@ -41,6 +41,9 @@ enum hw_wait_kind {
   HW_WAIT_FLAG,    /* RCCE_wait_until on a user flag */
   HW_WAIT_BARRIER, /* barrier of a communicator */
   HW_WAIT_LOCK,    /* test-and-set lock of core peer */
+  HW_WAIT_MAIL,    /* mailbox_recv: a mail (from peer, or any UE when -1) */
+  HW_WAIT_MAILBOX_FULL, /* mailbox_send: peer to empty its mailbox */
+  HW_WAIT_SVM_PAGE, /* SVM page fault: ownership of a page held by peer */
 };
 
 /* What a sleeping UE waits for: read by the launcher's deadlock report. */
@@ -93,7 +96,14 @@ struct hw_ue {
    * this UE's current outgoing message fared, written by that receiver. */
   _Atomic uint32_t sc_receiver_status;
   struct hw_vclock clock HW_ALIGNED;
+  /* Mailboxes (mailbox layer, seed 003 section 5): the interrupt status the
+   * SCC's global interrupt controller keeps for this core, one bit per UE
+   * that rang, and the process the doorbell signal goes to. */
+  _Atomic uint64_t gic_pending[HW_MAX_UES / 64] HW_ALIGNED;
+  _Atomic int32_t mailbox_state; /* enum hw_mailbox_state */
 };
+
+enum hw_mailbox_state { HW_MAILBOX_NONE = 0, HW_MAILBOX_READY = 1, HW_MAILBOX_GONE = 2 };
 
 struct hw_tas {
   _Atomic int32_t locked HW_ALIGNED; /* one test-and-set register per core */
@@ -138,6 +148,8 @@ struct hw_header {
   int32_t scheme;         /* enum hw_scheme */
   int32_t model;          /* virtual clocks and the power model (rccerun --model) */
   int32_t initial_vlevel; /* every domain's voltage level at the start */
+  int32_t mailbox_irq;    /* mailboxes ring doorbells (rccerun --mailbox irq), else polling */
+  int32_t mailbox_pad;
   /* Model mode: one time stamp per bit of every MPB line (flags and
    * barriers carry their writer's virtual time, docs/model.md), and the
    * voltage log of every domain. */
@@ -151,6 +163,9 @@ struct hw_header {
   uint64_t trace_off, trace_ue_bytes, trace_capacity;
   uint64_t trace_ticks0, trace_ns0; /* hw_trace_clock() and CLOCK_MONOTONIC at the job's start */
   uint64_t ue_off, config_off, tas_off, mpb_off, shared_off, shared_bytes, total_bytes;
+  /* SVM pool (svm layer): page frames and their tables, right after the
+   * shared region, so frame offsets continue its memory-controller map. */
+  uint64_t svm_off, svm_bytes;
   _Atomic int32_t flag_mode;  /* set by the first UE to initialise */
   _Atomic int32_t iface;
   _Atomic int32_t init_count; /* UEs that completed RCCE_init */
@@ -162,6 +177,8 @@ struct hw_job_params {
   struct chip_desc chip;
   int ue_core[HW_MAX_UES];
   uint64_t shared_bytes;
+  uint64_t svm_bytes;       /* SVM pool (rccerun --svm-size) */
+  int mailbox_irq;          /* doorbells on (rccerun --mailbox irq) */
   int debug;
   int initial_divider;
   int spin_limit;
@@ -223,5 +240,6 @@ static inline struct hw_vlog *hw_vlog(const struct hw_job *j, int domain) {
   return (struct hw_vlog *)(j->base + j->hdr->vlog_off) + domain;
 }
 static inline unsigned char *hw_shared(const struct hw_job *j) { return j->base + j->hdr->shared_off; }
+static inline unsigned char *hw_svm_pool(const struct hw_job *j) { return j->base + j->hdr->svm_off; }
 
 #endif

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #define DEFAULT_SHARED_BYTES (256ull << 20)
+#define DEFAULT_SVM_BYTES (64ull << 20) /* 4 x 16 MB: frames behind every memory controller */
 #define DEFAULT_TRACE_EVENTS 65536 /* 2 MB of log per UE (hw/trace.h), touched only as used */
 
 static const char usage[] =
@@ -22,6 +23,8 @@ static const char usage[] =
     "  -clock GHZ             initial tile clock, e.g. 0.533 (divider of the global clock)\n"
     "  --timeout S            end the job after S seconds with a report of every UE\n"
     "  --shm-size BYTES       off-chip shared memory for RCCE_shmalloc (default 256M; K/M/G suffixes)\n"
+    "  --svm-size BYTES       page frames for svm_alloc (default 64M)\n"
+    "  --mailbox irq|poll     mailboxes ring a doorbell interrupt (default) or are polled\n"
     "  --debug                print RCCE errors as they are returned\n"
     "  --no-single-copy       move large messages in MPB chunks only\n"
     "  --flags normal|tagged  tagged: messages up to 28 bytes travel inside the sent flag (big flags)\n"
@@ -143,9 +146,10 @@ int launch_parse(int argc, char **argv, struct launch_options *o) {
   memset(o, 0, sizeof *o);
   o->job.single_copy = 1;
   o->job.trace_capacity = DEFAULT_TRACE_EVENTS;
+  o->job.mailbox_irq = 1;
   long nue = 0;
   const char *chip = "scc", *clock = NULL, *cores = NULL, *hostfile = NULL;
-  unsigned long long shared = DEFAULT_SHARED_BYTES;
+  unsigned long long shared = DEFAULT_SHARED_BYTES, svm = DEFAULT_SVM_BYTES;
   double slowdown = -1;
   static int core_list[HW_MAX_UES];
   int ncores_listed = 0, i = 1;
@@ -174,6 +178,18 @@ int launch_parse(int argc, char **argv, struct launch_options *o) {
         return fail("--model takes scc or none, got '%s'", next ? next : "nothing");
       i++;
       o->job.model = !strcmp(next, "scc");
+      continue;
+    }
+    if (!strcmp(a, "--mailbox")) {
+      if (!next || (strcmp(next, "irq") && strcmp(next, "poll")))
+        return fail("--mailbox takes irq or poll, got '%s'", next ? next : "nothing");
+      i++;
+      o->job.mailbox_irq = !strcmp(next, "irq");
+      continue;
+    }
+    if (!strcmp(a, "--svm-size")) {
+      if (!next || parse_size(next, &svm)) return fail("--svm-size needs a size like 64M, got '%s'", next ? next : "nothing");
+      i++;
       continue;
     }
     if (!strcmp(a, "--compute-slowdown")) {
@@ -290,6 +306,7 @@ int launch_parse(int argc, char **argv, struct launch_options *o) {
     o->job.initial_divider = div;
   }
   o->job.shared_bytes = shared;
+  o->job.svm_bytes = svm;
   if (resolve_program(argv[i], o->app_path, sizeof o->app_path) != 0)
     return fail("cannot execute program '%s' (not found or not executable)", argv[i]);
   o->app = o->app_path;

@@ -36,6 +36,8 @@ static void attach_standalone(void) {
   p.nue = 1;
   if (chip_preset("scc", &p.chip, err, sizeof err) != 0) die("%s", err);
   p.shared_bytes = STANDALONE_SHARED_BYTES;
+  p.svm_bytes = STANDALONE_SHARED_BYTES;
+  p.mailbox_irq = 1;
   p.initial_divider = p.chip.default_divider;
   p.spin_limit = 1000;
   p.single_copy = 1;
@@ -169,6 +171,7 @@ INIT_VARIANT(RCCE_init_gory_singlebit, HW_FLAGS_SINGLEBIT, 1)
 int RCCE_finalize(void) {
   TIMING_SCOPE();
   if (!rcce_g.initialized || rcce_g.finalized) return RCCE_SUCCESS;
+  while (rcce_g.nfinalize_hooks > 0) rcce_g.finalize_hooks[--rcce_g.nfinalize_hooks]();
   RCCE_barrier(&RCCE_COMM_WORLD);
   timing_finalize();
   rcce_g.finalized = 1;
@@ -184,6 +187,13 @@ double RCCE_wtime(void) {
   struct timespec ts;
   clock_gettime(CLOCK_MONOTONIC, &ts);
   return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+int rcce_at_finalize(void (*fn)(void)) {
+  int max = (int)(sizeof rcce_g.finalize_hooks / sizeof rcce_g.finalize_hooks[0]);
+  if (rcce_g.nfinalize_hooks >= max) return -1;
+  rcce_g.finalize_hooks[rcce_g.nfinalize_hooks++] = fn;
+  return 0;
 }
 
 int RCCE_ue(void) { return rcce_g.ue; }

@@ -21,6 +21,17 @@ t_vcharp RCCE_malloc(size_t size) {
   return rcce_alloc_lines(&rcce_g.mpb_alloc, rcce_mpb_of(rcce_g.ue), size, "RCCE_malloc", "MPB");
 }
 
+/* The basic interface's buffer keeps at least this many lines (two pipeline halves). */
+#define MIN_BUFFER_LINES 2
+
+int64_t rcce_reserve_mpb_lines(uint64_t lines) {
+  if (rcce_g.gory) return range_alloc_low(&rcce_g.mpb_alloc, lines);
+  uint64_t have = RCCE_chunk / rcce_g.line;
+  if (have < lines + MIN_BUFFER_LINES) return -1;
+  RCCE_chunk = (have - lines) * rcce_g.line;
+  return (int64_t)(rcce_basic_buff_off() / rcce_g.line + (have - lines));
+}
+
 t_vcharp RCCE_malloc_request(size_t size, size_t *chunk) {
   size_t want = size;
   uint64_t largest = range_largest_free(&rcce_g.mpb_alloc) * rcce_g.line;

@@ -67,9 +67,20 @@ struct rcce_state {
   int rplg;        /* job option --scheme rplg: senders put into the receiver's buffer */
   int landing_owner; /* RPLG: the UE allowed to put into my buffer, or -1 */
   size_t last_recv_size; /* iRCCE_get_length */
+  void (*finalize_hooks[4])(void); /* rcce_at_finalize */
+  int nfinalize_hooks;
 };
 
 extern struct rcce_state rcce_g;
+
+/* For the layers above (mailbox, svm). */
+/* A fixed share of `lines` lines at the same offset of every UE's MPB: the
+ * end of the basic interface's send buffer (RCCE_chunk shrinks), or free
+ * lines of a gory program.  Returns the line offset, or -1 when it does not
+ * fit.  Every UE must make the same calls in the same order. */
+int64_t rcce_reserve_mpb_lines(uint64_t lines);
+/* Run fn at the start of RCCE_finalize (last registered runs first). */
+int rcce_at_finalize(void (*fn)(void));
 
 /* Errors: return code, printed when debugging is on for the category. */
 int rcce_error(int category, int code, const char *where, const char *detail_fmt, ...)

@@ -1,0 +1,144 @@
+/* Doorbells: the global interrupt controller's status bits, the doorbell
+ * signal and its handler, the polling timer, and dispatch (protocol in
+ * mailbox_internal.h). */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <signal.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "mailbox_internal.h"
+
+/* A real-time signal the runtime keeps for itself (documented in docs/svm.md). */
+#define MB_SIGNAL_OFFSET 4
+
+static timer_t tick_timer;
+static int tick_timer_on;
+
+static int nwords(void) { return (rcce_g.nue + 63) / 64; }
+
+int mb_pending(void) {
+  struct hw_ue *me = hw_ue(&rcce_g.job, rcce_g.ue);
+  if (mb.irq) {
+    for (int w = 0; w < nwords(); w++)
+      if (__atomic_load_n(&me->gic_pending[w], __ATOMIC_ACQUIRE)) return 1;
+    return 0;
+  }
+  for (int s = 0; s < rcce_g.nue; s++) {
+    mb.slots_checked++;
+    if (__atomic_load_n(mb_header(rcce_g.ue, s), __ATOMIC_ACQUIRE) & MB_FLAG_FULL) return 1;
+  }
+  return 0;
+}
+
+/* Take the slots that rang (doorbells) or every full slot (polling).
+ * Returns how many mails were taken. */
+static int drain(void) {
+  int took = 0;
+  mb.critical++;
+  __atomic_signal_fence(__ATOMIC_SEQ_CST);
+  if (mb.irq) {
+    struct hw_ue *me = hw_ue(&rcce_g.job, rcce_g.ue);
+    for (int w = 0; w < nwords(); w++) {
+      uint64_t bits = __atomic_exchange_n(&me->gic_pending[w], 0, __ATOMIC_ACQ_REL), left = 0;
+      while (bits) {
+        int b = __builtin_ctzll(bits);
+        bits &= bits - 1;
+        if (mb_take_slot(w * 64 + b)) took++;
+        else if (__atomic_load_n(mb_header(rcce_g.ue, w * 64 + b), __ATOMIC_ACQUIRE) & MB_FLAG_FULL)
+          left |= 1ull << b; /* no room for it yet: keep the bit */
+      }
+      if (left) __atomic_fetch_or(&me->gic_pending[w], left, __ATOMIC_ACQ_REL);
+    }
+  } else {
+    for (int s = 0; s < rcce_g.nue; s++) took += mb_take_slot(s);
+  }
+  __atomic_signal_fence(__ATOMIC_SEQ_CST);
+  mb.critical--;
+  return took;
+}
+
+void mb_dispatch(void) {
+  if (!mb.ready) return;
+  if (mb.critical) {
+    mb.deferred = 1;
+    return;
+  }
+  drain();
+  if (mb.processing) return; /* an outer dispatch processes what was drained */
+  mb.processing = 1;
+  for (;;) {
+    if (mb.system_process) mb.system_process();
+    struct mb_mail m;
+    while (mb.user_handler && mb_queue_pop(&m)) mb.user_handler(m.src, m.data, m.len);
+    if (!drain()) break;
+  }
+  mb.processing = 0;
+}
+
+/* The interrupt handler (seed 003 section 5: the IPI names the sender, so
+ * only its mailbox is checked).  It may run inside a wait of this process:
+ * what that wait published for the launcher is put back, and a futex sleep
+ * about to start is made to return so its condition is checked again. */
+static void on_doorbell(int sig, siginfo_t *info, void *ctx) {
+  (void)sig;
+  (void)info;
+  (void)ctx;
+  int saved_errno = errno;
+  struct hw_ue *me = hw_ue(&rcce_g.job, rcce_g.ue);
+  int32_t sleeping = __atomic_load_n(&me->sleeping, __ATOMIC_RELAXED);
+  struct hw_wait_desc wait = me->wait;
+  uint64_t taken_before = mb.taken;
+  mb.in_handler++;
+  mb.interrupts++;
+  if (timing_enabled) timing_enter();
+  mb_dispatch();
+  if (timing_enabled) timing_leave();
+  mb.in_handler--;
+  me->wait = wait;
+  __atomic_store_n(&me->sleeping, sleeping, __ATOMIC_RELAXED);
+  if (sleeping && mb.taken != taken_before) __atomic_fetch_add(&me->doorbell_seq, 1, __ATOMIC_RELEASE);
+  errno = saved_errno;
+}
+
+void mb_ring_doorbell(int dest) {
+  struct hw_ue *d = hw_ue(&rcce_g.job, dest);
+  if (mb.irq) {
+    int me = rcce_g.ue;
+    uint64_t old = __atomic_fetch_or(&d->gic_pending[me / 64], 1ull << (me % 64), __ATOMIC_ACQ_REL);
+    if (!old) kill((pid_t)d->pid, mb.signo); /* a clear status means no interrupt is on its way */
+  }
+  hw_ring(&rcce_g.job, dest); /* a receiver asleep in a wait */
+}
+
+int mb_doorbell_start(void) {
+  mb.signo = SIGRTMIN + MB_SIGNAL_OFFSET;
+  struct sigaction sa;
+  memset(&sa, 0, sizeof sa);
+  sa.sa_sigaction = on_doorbell;
+  sa.sa_flags = SA_SIGINFO | SA_RESTART;
+  sigemptyset(&sa.sa_mask);
+  if (sigaction(mb.signo, &sa, NULL) != 0) return -1;
+  sigset_t set;
+  sigemptyset(&set);
+  sigaddset(&set, mb.signo);
+  sigprocmask(SIG_UNBLOCK, &set, NULL);
+  if (mb.irq) return 0;
+  /* Polling: the timer interrupt at which the kernel checks all mailboxes. */
+  struct sigevent ev;
+  memset(&ev, 0, sizeof ev);
+  ev.sigev_notify = SIGEV_SIGNAL;
+  ev.sigev_signo = mb.signo;
+  if (timer_create(CLOCK_MONOTONIC, &ev, &tick_timer) != 0) return -1;
+  struct itimerspec its = {{0, MB_TICK_NS}, {0, MB_TICK_NS}};
+  if (timer_settime(tick_timer, 0, &its, NULL) != 0) return -1;
+  tick_timer_on = 1;
+  return 0;
+}
+
+void mb_doorbell_stop(void) {
+  if (tick_timer_on) timer_delete(tick_timer);
+  tick_timer_on = 0;
+  signal(mb.signo, SIG_IGN); /* doorbells after departure are dropped */
+}

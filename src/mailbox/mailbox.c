@@ -1,0 +1,215 @@
+/* Mailboxes: setup, send, receive, the queue of taken user mails (protocol
+ * in mailbox_internal.h). */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "mailbox_internal.h"
+
+struct mb_state mb;
+
+__attribute__((format(printf, 3, 4))) static int mb_fail(int code, const char *where, const char *fmt, ...) {
+  char detail[160], line[256];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(detail, sizeof detail, fmt, ap);
+  va_end(ap);
+  if (rcce_g.ue < 0) snprintf(line, sizeof line, "%s before RCCE_init: %s\n", where, detail);
+  else snprintf(line, sizeof line, "%s on UE %d: %s\n", where, rcce_g.ue, detail);
+  fputs(line, stderr); /* one write, so lines of several UEs do not mix */
+  return code;
+}
+
+const char *mailbox_error_string(int code) {
+  switch (code) {
+    case MAILBOX_SUCCESS: return "success";
+    case MAILBOX_EMPTY: return "no mail waiting";
+    case MAILBOX_ERROR_NOT_INIT: return "mailbox_init was not called";
+    case MAILBOX_ERROR_DEST: return "destination is no UE of the job";
+    case MAILBOX_ERROR_LEN: return "mail longer than MAILBOX_MAX_LEN (28) bytes";
+    case MAILBOX_ERROR_ARG: return "NULL pointer or unknown flag";
+    case MAILBOX_ERROR_MPB: return "no room for the mailboxes in the MPB";
+    case MAILBOX_ERROR_GONE: return "destination has left (RCCE_finalize)";
+    case MAILBOX_ERROR_HANDLER: return "mails go to the handler; mailbox_recv is not available there";
+    case MAILBOX_ERROR_BUSY: return "iRCCE requests are pending";
+    default: return "unknown mailbox error";
+  }
+}
+
+void mb_leave(void) {
+  __atomic_signal_fence(__ATOMIC_SEQ_CST);
+  if (--mb.critical == 0 && mb.deferred) {
+    mb.deferred = 0;
+    mb_dispatch();
+  }
+}
+
+static void mb_depart(void) {
+  mb_doorbell_stop();
+  __atomic_store_n(&hw_ue(&rcce_g.job, rcce_g.ue)->mailbox_state, HW_MAILBOX_GONE, __ATOMIC_RELEASE);
+  mb.ready = 0;
+}
+
+int mailbox_init(void) {
+  TIMING_SCOPE();
+  if (!rcce_g.initialized || rcce_g.finalized)
+    return mb_fail(MAILBOX_ERROR_NOT_INIT, "mailbox_init", "call RCCE_init first");
+  if (mb.ready) return MAILBOX_SUCCESS;
+  if (rcce_g.queued || rcce_g.extra_waiting)
+    return mb_fail(MAILBOX_ERROR_BUSY, "mailbox_init", "%d iRCCE requests are pending", rcce_g.queued);
+  /* seed 003 section 5: one line per sending core in every receiver's MPB. */
+  int64_t line = rcce_reserve_mpb_lines((uint64_t)rcce_g.nue);
+  if (line < 0)
+    return mb_fail(MAILBOX_ERROR_MPB, "mailbox_init", "%d mailboxes of 32 bytes do not fit the free MPB (%d lines)",
+                   rcce_g.nue, (int)(RCCE_chunk / rcce_g.line));
+  mb.slot_line = (uint64_t)line;
+  mb.irq = rcce_g.job.hdr->mailbox_irq;
+  memset(mb_payload(rcce_g.ue, 0), 0, (size_t)rcce_g.nue * rcce_g.line);
+  if (mb_doorbell_start() != 0)
+    return mb_fail(MAILBOX_ERROR_NOT_INIT, "mailbox_init", "cannot install the doorbell signal");
+  mb.ready = 1;
+  rcce_at_finalize(mb_depart);
+  __atomic_store_n(&hw_ue(&rcce_g.job, rcce_g.ue)->mailbox_state, HW_MAILBOX_READY, __ATOMIC_RELEASE);
+  /* Nobody sends before every UE has cleared its slots and can take doorbells. */
+  RCCE_barrier(&RCCE_COMM_WORLD);
+  return MAILBOX_SUCCESS;
+}
+
+static int check_dest(int dest, const char *where) {
+  if (!mb.ready) return mb_fail(MAILBOX_ERROR_NOT_INIT, where, "call mailbox_init first");
+  if (dest < 0 || dest >= rcce_g.nue)
+    return mb_fail(MAILBOX_ERROR_DEST, where, "destination %d is no UE of this job (0..%d)", dest, rcce_g.nue - 1);
+  return MAILBOX_SUCCESS;
+}
+
+static int dest_gone(int dest) {
+  return __atomic_load_n(&hw_ue(&rcce_g.job, dest)->mailbox_state, __ATOMIC_ACQUIRE) == HW_MAILBOX_GONE;
+}
+
+static int slot_empty(void *hdr) {
+  return !(__atomic_load_n((volatile uint32_t *)hdr, __ATOMIC_ACQUIRE) & MB_FLAG_FULL);
+}
+
+int mb_send_kind(int dest, const void *msg, size_t len, int kind) {
+  /* Copy first: msg may lie in SVM memory whose page fault needs the mailboxes. */
+  unsigned char copy[MAILBOX_MAX_LEN];
+  memcpy(copy, msg, len);
+  volatile uint32_t *hdr = mb_header(dest, rcce_g.ue);
+  struct hw_wait_desc why = {.kind = HW_WAIT_MAILBOX_FULL, .peer = dest};
+  for (;;) {
+    if (dest_gone(dest)) return mb_fail(MAILBOX_ERROR_GONE, "mailbox_send", "UE %d has left (RCCE_finalize)", dest);
+    mb_enter();
+    if (slot_empty((void *)hdr)) {
+      if (timing_enabled) timing_flag_seen(hdr, 0, 0); /* the remote read that found it empty */
+      memcpy(mb_payload(dest, rcce_g.ue), copy, len);
+      uint32_t h = MB_FLAG_FULL | (uint32_t)len << 8 | (uint32_t)kind << 16;
+      if (timing_enabled) timing_flag_write(hdr, 0, h); /* one line written to dest's MPB */
+      __atomic_store_n(hdr, h, __ATOMIC_RELEASE);
+      mb_leave();
+      mb_ring_doorbell(dest);
+      if (kind == MB_KIND_USER) rcce_count_message(1, dest, len);
+      return MAILBOX_SUCCESS;
+    }
+    mb_leave();
+    /* Full: wait for dest to take the last mail, taking our own meanwhile
+     * (two UEs sending to each other's full mailboxes both make room). */
+    mb_wait(slot_empty, (void *)hdr, &why);
+  }
+}
+
+int mailbox_send(int dest, const void *msg, size_t len) {
+  TIMING_SCOPE();
+  int rc = check_dest(dest, "mailbox_send");
+  if (rc != MAILBOX_SUCCESS) return rc;
+  if (!msg && len) return mb_fail(MAILBOX_ERROR_ARG, "mailbox_send", "NULL mail of %d bytes", (int)len);
+  if (len > MAILBOX_MAX_LEN)
+    return mb_fail(MAILBOX_ERROR_LEN, "mailbox_send", "mail of %d bytes is longer than %d", (int)len, MAILBOX_MAX_LEN);
+  return mb_send_kind(dest, msg, len, MB_KIND_USER);
+}
+
+int mb_take_slot(int sender) {
+  volatile uint32_t *hdr = mb_header(rcce_g.ue, sender);
+  uint32_t h = __atomic_load_n(hdr, __ATOMIC_ACQUIRE);
+  mb.slots_checked++;
+  if (!(h & MB_FLAG_FULL)) return 0;
+  struct mb_mail m = {.src = (int16_t)sender, .len = (uint8_t)(h >> 8), .kind = (uint8_t)(h >> 16)};
+  if (m.len > MAILBOX_MAX_LEN) m.len = MAILBOX_MAX_LEN;
+  memcpy(m.data, mb_payload(rcce_g.ue, sender), m.len);
+  if (m.kind == MB_KIND_SYSTEM) {
+    if (!mb.system_receive || mb.system_receive(sender, m.data, m.len) != 0) return 0;
+  } else {
+    if (mb.qtail - mb.qhead == MB_QUEUE_CAP) return 0; /* stays in its slot until there is room */
+    mb.queue[mb.qtail++ % MB_QUEUE_CAP] = m;
+  }
+  if (timing_enabled) {
+    timing_flag_seen(hdr, 0, h);      /* the mail's line, read in the local MPB */
+    timing_flag_write(hdr, 0, 0);     /* the send flag toggled back */
+  }
+  __atomic_store_n(hdr, 0, __ATOMIC_RELEASE);
+  mb.taken++;
+  hw_ring(&rcce_g.job, sender); /* a sender may wait for this slot */
+  return 1;
+}
+
+int mb_queue_pop(struct mb_mail *out) {
+  mb_enter();
+  int got = mb.qhead != mb.qtail;
+  if (got) *out = mb.queue[mb.qhead++ % MB_QUEUE_CAP];
+  mb_leave();
+  return got;
+}
+
+static int queue_nonempty(void *unused) { return mb.qhead != mb.qtail; }
+
+int mailbox_recv(int *src, void *msg, size_t *len, int flags) {
+  TIMING_SCOPE();
+  if (!mb.ready) return mb_fail(MAILBOX_ERROR_NOT_INIT, "mailbox_recv", "call mailbox_init first");
+  if (!src || !msg || !len || (flags & ~MAILBOX_NONBLOCK))
+    return mb_fail(MAILBOX_ERROR_ARG, "mailbox_recv", "NULL pointer or unknown flags 0x%x", flags);
+  if (mb.user_handler || mb.in_handler)
+    return mb_fail(MAILBOX_ERROR_HANDLER, "mailbox_recv", "a handler takes the mails");
+  struct hw_wait_desc why = {.kind = HW_WAIT_MAIL, .peer = -1};
+  struct mb_mail m;
+  for (;;) {
+    mb_dispatch(); /* polling mode: the idle loop checks every slot */
+    if (mb_queue_pop(&m)) break;
+    if (flags & MAILBOX_NONBLOCK) return MAILBOX_EMPTY;
+    mb_wait(queue_nonempty, NULL, &why);
+  }
+  *src = m.src;
+  *len = m.len;
+  memcpy(msg, m.data, m.len);
+  rcce_count_message(0, m.src, m.len);
+  return MAILBOX_SUCCESS;
+}
+
+int mailbox_set_handler(void (*fn)(int src, const void *msg, size_t len)) {
+  if (!mb.ready) return mb_fail(MAILBOX_ERROR_NOT_INIT, "mailbox_set_handler", "call mailbox_init first");
+  mb.user_handler = fn;
+  if (fn) mb_dispatch(); /* mails that waited in the queue */
+  return MAILBOX_SUCCESS;
+}
+
+void mb_set_system(int (*receive)(int, const void *, size_t), void (*process)(void)) {
+  mb.system_receive = receive;
+  mb.system_process = process;
+}
+
+struct wait_arg {
+  int (*cond)(void *);
+  void *arg;
+};
+
+static int cond_or_mail(void *p) {
+  struct wait_arg *w = p;
+  return w->cond(w->arg) || mb_pending();
+}
+
+void mb_wait(int (*cond)(void *), void *arg, const struct hw_wait_desc *why) {
+  struct wait_arg w = {cond, arg};
+  for (;;) {
+    mb_dispatch();
+    if (cond(arg)) return;
+    hw_wait_cond(&rcce_g.job, rcce_g.ue, cond_or_mail, &w, why);
+  }
+}

@@ -1,0 +1,99 @@
+/*
+ * mailbox layer: MetalSVM's asynchronous mailboxes (seed 003 section 5; seed
+ * 000 "The path to MetalSVM", section V), above rcce.
+ *
+ * Slots.  UE r's MPB holds one 32-byte line per sending UE s at line
+ * mb.slot_line + s.  Bytes 0..27 carry the mail, the word at byte 28 is the
+ * header: bit 0 the send flag, bits 8..15 the length, bits 16..23 the kind.
+ * Single writer (s) and single reader (r): s waits for the flag to be clear,
+ * writes the mail, then sets the flag; r copies the mail, then clears the
+ * flag (the "toggle" of seed 003 section 5).  Remote write, local read.
+ *
+ * Doorbells.  After setting the flag s sets bit s of r's interrupt status
+ * (hw_ue.gic_pending, the SCC's global interrupt controller keeps one per
+ * core) and, when that status was clear, sends r the doorbell signal; r's
+ * handler takes the status and checks only the slots whose bits were set.
+ * Without doorbells (rccerun --mailbox poll) r checks every slot at each tick
+ * of a 1 ms timer and while it waits.
+ *
+ * Dispatch runs in two phases: drain (copy mails out of the slots into this
+ * process: user mails into a queue, system mails to the svm layer's receive
+ * function; never blocks or sends) and process (the user handler, the svm
+ * layer's process function; may send).  A doorbell that arrives while this
+ * process is inside a slot or queue operation is deferred to its end.
+ */
+#ifndef OPENSCC_MAILBOX_INTERNAL_H
+#define OPENSCC_MAILBOX_INTERNAL_H
+
+#include <signal.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../rcce/rcce_internal.h"
+#include "scc_mailbox.h"
+
+enum mb_kind { MB_KIND_USER = 0, MB_KIND_SYSTEM = 1 };
+
+#define MB_HEADER_OFF 28
+#define MB_FLAG_FULL 1u
+#define MB_QUEUE_CAP 512 /* user mails taken out of the slots, not yet received */
+/* Polling mode: the timer interrupt that makes a UE check all its slots. */
+#define MB_TICK_NS 1000000L
+
+struct mb_mail {
+  int16_t src;
+  uint8_t len, kind;
+  unsigned char data[MAILBOX_MAX_LEN];
+};
+
+struct mb_state {
+  int ready;
+  int irq;                   /* doorbells (else polling) */
+  int signo;                 /* the doorbell signal */
+  uint64_t slot_line;        /* first slot's line in every MPB */
+  void (*user_handler)(int src, const void *msg, size_t len);
+  /* The svm layer: receive runs while draining (must not send or block;
+   * returns -1 to leave the mail in its slot), process afterwards. */
+  int (*system_receive)(int src, const void *msg, size_t len);
+  void (*system_process)(void);
+  struct mb_mail queue[MB_QUEUE_CAP];
+  unsigned qhead, qtail;     /* ring of user mails */
+  volatile sig_atomic_t critical, deferred, processing, in_handler;
+  uint64_t interrupts, slots_checked, taken; /* doorbells handled, slots looked at, mails taken */
+};
+
+extern struct mb_state mb;
+
+/* The header word of UE owner's slot for mails from UE sender. */
+static inline volatile uint32_t *mb_header(int owner, int sender) {
+  return (volatile uint32_t *)(rcce_mpb_of(owner) + (mb.slot_line + (uint64_t)sender) * rcce_g.line + MB_HEADER_OFF);
+}
+static inline unsigned char *mb_payload(int owner, int sender) {
+  return rcce_mpb_of(owner) + (mb.slot_line + (uint64_t)sender) * rcce_g.line;
+}
+
+/* Critical sections against this process's own doorbell handler. */
+static inline void mb_enter(void) {
+  mb.critical++;
+  __atomic_signal_fence(__ATOMIC_SEQ_CST);
+}
+void mb_leave(void);
+
+/* doorbell.c */
+int mb_doorbell_start(void);              /* signal handler, and the timer when polling */
+void mb_doorbell_stop(void);
+void mb_ring_doorbell(int dest);          /* after a mail to dest was placed */
+void mb_dispatch(void);                   /* drain and process what is pending now */
+int mb_pending(void);                     /* whether a drain would find something */
+
+/* mailbox.c, for the svm layer. */
+int mb_send_kind(int dest, const void *msg, size_t len, int kind);
+void mb_set_system(int (*receive)(int, const void *, size_t), void (*process)(void));
+/* Wait (spin, then sleep) until cond(arg) or mail is pending; dispatches it. */
+void mb_wait(int (*cond)(void *), void *arg, const struct hw_wait_desc *why);
+/* Take the slot of `sender` into the queue or the system receiver; 1 when a
+ * mail was taken, 0 when the slot is empty or the mail must stay. */
+int mb_take_slot(int sender);
+int mb_queue_pop(struct mb_mail *out);
+
+#endif
