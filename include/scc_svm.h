@@ -56,6 +56,10 @@ int svm_unlock(int id);
  * later write to them stops the UE with an error naming the address. */
 int svm_protect_readonly(void *p, size_t bytes);
 
+/* OpenSCC extension: the memory controller behind p's page frame (0..3 on
+ * the SCC), or -1 when the page has no frame yet or p is no SVM address. */
+int svm_page_controller(const void *p);
+
 /* The error of the last svm_alloc that returned NULL. */
 int svm_last_error(void);
 const char *svm_error_string(int code);

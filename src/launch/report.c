@@ -27,6 +27,9 @@ static void describe_wait(FILE *f, const struct hw_job *job, const struct hw_wai
       fprintf(f, "%s), %u of %d arrived", w->comm_size > 4 ? " ..." : "", *count, w->comm_size);
       break;
     }
+    case HW_WAIT_MAIL: fprintf(f, "blocked in mailbox_recv, waiting for a mail"); break;
+    case HW_WAIT_MAILBOX_FULL: fprintf(f, "blocked in mailbox_send, waiting for %s to take the last mail", peer); break;
+    case HW_WAIT_SVM_PAGE: fprintf(f, "blocked in an SVM page fault, waiting for the page from %s", peer); break;
     default: fprintf(f, "blocked in the runtime"); break;
   }
 }

@@ -65,17 +65,26 @@ void mb_dispatch(void) {
     mb.deferred = 1;
     return;
   }
-  drain();
+  /* A doorbell taken during the drain was deferred (critical): drain again,
+   * or its status bit stays set with no interrupt on the way. */
+  do {
+    mb.deferred = 0;
+    drain();
+  } while (mb.deferred);
   if (mb.processing) return; /* an outer dispatch processes what was drained */
   mb.processing = 1;
   for (;;) {
+    mb.more = 0;
     if (mb.system_process) mb.system_process();
     struct mb_mail m;
     while (mb.user_handler && mb_queue_pop(&m)) mb.user_handler(m.src, m.data, m.len);
-    if (!drain()) break;
+    mb.deferred = 0;
+    if (!drain() && !mb.more && !mb.deferred) break;
   }
   mb.processing = 0;
 }
+
+void mb_kick(void) { mb.more = 1; }
 
 /* The interrupt handler (seed 003 section 5: the IPI names the sender, so
  * only its mailbox is checked).  It may run inside a wait of this process:

@@ -105,8 +105,10 @@ int mb_send_kind(int dest, const void *msg, size_t len, int kind) {
       uint32_t h = MB_FLAG_FULL | (uint32_t)len << 8 | (uint32_t)kind << 16;
       if (timing_enabled) timing_flag_write(hdr, 0, h); /* one line written to dest's MPB */
       __atomic_store_n(hdr, h, __ATOMIC_RELEASE);
-      mb_leave();
+      /* Ring inside the critical section: a deferred dispatch in mb_leave
+       * may send to dest again and must find this mail announced. */
       mb_ring_doorbell(dest);
+      mb_leave();
       if (kind == MB_KIND_USER) rcce_count_message(1, dest, len);
       return MAILBOX_SUCCESS;
     }

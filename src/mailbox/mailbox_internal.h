@@ -59,6 +59,7 @@ struct mb_state {
   struct mb_mail queue[MB_QUEUE_CAP];
   unsigned qhead, qtail;     /* ring of user mails */
   volatile sig_atomic_t critical, deferred, processing, in_handler;
+  volatile sig_atomic_t more; /* an upper layer queued work for the process phase (mb_kick) */
   uint64_t interrupts, slots_checked, taken; /* doorbells handled, slots looked at, mails taken */
 };
 
@@ -84,6 +85,7 @@ int mb_doorbell_start(void);              /* signal handler, and the timer when 
 void mb_doorbell_stop(void);
 void mb_ring_doorbell(int dest);          /* after a mail to dest was placed */
 void mb_dispatch(void);                   /* drain and process what is pending now */
+void mb_kick(void);                       /* the process phase has work without a new mail */
 int mb_pending(void);                     /* whether a drain would find something */
 
 /* mailbox.c, for the svm layer. */

@@ -1,0 +1,226 @@
+/* SVM page faults: first touch, read-only areas and the strong model's
+ * ownership protocol over the mailboxes (svm_internal.h; seed 003 sections
+ * 6.1-6.4, seed 000 section VI). */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <ucontext.h>
+#include <unistd.h>
+
+#include "svm_internal.h"
+
+#define TRAP_FLAG 0x100 /* x86 EFLAGS.TF: a debug trap after the next instruction */
+#define PF_WRITE 0x2    /* x86 page-fault error code: the access was a write */
+
+enum { MAIL_REQUEST = 1, MAIL_GRANT = 2 };
+struct svm_mail {
+  uint32_t type, page;
+  int32_t requester; /* the UE that faulted (kept when a request is forwarded) */
+};
+
+struct svm_request {
+  uint32_t page;
+  int32_t requester;
+};
+
+/* Requests taken out of the mailboxes, and those deferred until the
+ * faulting access of a page this UE just got has executed. */
+struct request_ring {
+  struct svm_request *r;
+  unsigned head, tail, cap;
+};
+static struct request_ring incoming, deferred;
+static struct sigaction prev_segv, prev_trap;
+
+static int ring_push(struct request_ring *q, struct svm_request r) {
+  if (q->tail - q->head == q->cap) return -1;
+  q->r[q->tail++ % q->cap] = r;
+  return 0;
+}
+
+static int ring_pop(struct request_ring *q, struct svm_request *out) {
+  if (q->head == q->tail) return 0;
+  *out = q->r[q->head++ % q->cap];
+  return 1;
+}
+
+static int me1(void) { return rcce_g.ue + 1; } /* this UE in the owner vector */
+
+/* Drain context (mailbox_internal.h): queue, never send. */
+static int on_system_mail(int src, const void *msg, size_t len) {
+  (void)src;
+  struct svm_mail m;
+  if (len != sizeof m) return 0;
+  memcpy(&m, msg, sizeof m);
+  if (m.type != MAIL_REQUEST) return 0; /* a grant only wakes the waiter; the owner vector says who owns */
+  return ring_push(&incoming, (struct svm_request){m.page, m.requester});
+}
+
+static int held(uint32_t page) {
+  for (int i = 0; i < svm.nheld; i++)
+    if (svm.held[i] == (int64_t)page) return 1;
+  return 0;
+}
+
+static void send_mail(int dest, uint32_t type, uint32_t page, int requester) {
+  struct svm_mail m = {type, page, requester};
+  if (__atomic_load_n(&hw_ue(&rcce_g.job, dest)->mailbox_state, __ATOMIC_ACQUIRE) == HW_MAILBOX_GONE) return;
+  mb_send_kind(dest, &m, sizeof m, MB_KIND_SYSTEM);
+}
+
+/* The owner's side of seed 003 section 6.1 (steps 3-5), or a forward. */
+static void serve(struct svm_request r) {
+  if (r.page >= svm.npages || r.requester < 0 || r.requester >= rcce_g.nue) return;
+  int32_t o = __atomic_load_n(&svm.owner[r.page], __ATOMIC_ACQUIRE);
+  if (o == me1()) {
+    if (svm.wanted == (int64_t)r.page || held(r.page)) {
+      ring_push(&deferred, r); /* after our own access (on_trap) */
+      return;
+    }
+    svm_map(r.page, SVM_MAPPED_NONE); /* 3: clear the access permission */
+    svm_flush();                      /*    and flush */
+    __atomic_store_n(&svm.owner[r.page], r.requester + 1, __ATOMIC_RELEASE); /* 4: the new owner */
+    send_mail(r.requester, MAIL_GRANT, r.page, r.requester);                 /* 5: reply */
+  } else if (o != 0 && o - 1 != r.requester) {
+    send_mail(o - 1, MAIL_REQUEST, r.page, r.requester); /* ownership moved on: forward */
+  }
+  /* o == 0: nobody owns the page (its owner left); the requester takes it. */
+}
+
+static void serve_requests(void) {
+  struct svm_request r;
+  for (;;) {
+    mb_enter();
+    int got = ring_pop(&incoming, &r);
+    mb_leave();
+    if (!got) return;
+    serve(r);
+  }
+}
+
+struct owner_wait {
+  size_t page;
+  int32_t was;
+};
+static int owner_changed(void *p) {
+  struct owner_wait *w = p;
+  return __atomic_load_n(&svm.owner[w->page], __ATOMIC_ACQUIRE) != w->was;
+}
+
+/* The faulting UE's side (steps 1-2): ask the owner, wait for the vector to
+ * name us.  The grant mail is the wake-up, not polling (seed 003 6.1). */
+static void acquire(size_t page) {
+  int asked = 0;
+  for (;;) {
+    int32_t o = __atomic_load_n(&svm.owner[page], __ATOMIC_ACQUIRE);
+    if (o == me1()) break;
+    if (o == 0) {
+      if (!__atomic_load_n(&svm.frame_of[page], __ATOMIC_ACQUIRE)) svm_frame_of(page); /* first touch: ours */
+      else __atomic_compare_exchange_n(&svm.owner[page], &o, me1(), 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE);
+      continue;
+    }
+    if (!asked) { /* once: a request that misses the owner is forwarded */
+      send_mail(o - 1, MAIL_REQUEST, (uint32_t)page, rcce_g.ue);
+      asked = 1;
+    }
+    struct owner_wait w = {page, o};
+    struct hw_wait_desc why = {.kind = HW_WAIT_SVM_PAGE, .peer = o - 1};
+    mb_wait(owner_changed, &w, &why);
+  }
+}
+
+static void die(const char *fmt, const void *addr) {
+  char detail[200], line[300];
+  snprintf(detail, sizeof detail, fmt, addr);
+  int n = snprintf(line, sizeof line, "svm: UE %d: %s\n", rcce_g.ue, detail);
+  if (write(2, line, (size_t)n) < 0) { /* nothing more to say */
+  }
+  signal(SIGSEGV, SIG_DFL); /* the access faults again and ends the UE */
+}
+
+static void chain(const struct sigaction *prev, int sig, siginfo_t *info, void *ctx) {
+  if ((prev->sa_flags & SA_SIGINFO) && prev->sa_sigaction) prev->sa_sigaction(sig, info, ctx);
+  else if (prev->sa_handler != SIG_DFL && prev->sa_handler != SIG_IGN) prev->sa_handler(sig);
+  else signal(sig, SIG_DFL); /* returning re-raises it with the default action */
+}
+
+static void on_segv(int sig, siginfo_t *info, void *vctx) {
+  ucontext_t *uc = vctx;
+  int64_t page = svm_page_of(info->si_addr);
+  if (page < 0) {
+    chain(&prev_segv, sig, info, vctx);
+    return;
+  }
+  int saved_errno = errno;
+  int write = (uc->uc_mcontext.gregs[REG_ERR] & PF_WRITE) != 0;
+  if (timing_enabled) timing_enter();
+  if (svm.departed) die("SVM access at %p after RCCE_finalize", info->si_addr);
+  else if (!svm.model[page]) die("access to %p, which lies in no svm_alloc area (never allocated, or freed)", info->si_addr);
+  else if (svm.readonly[page] && write) die("write to %p in a read-only SVM area (svm_protect_readonly)", info->si_addr);
+  else if (svm.readonly[page]) svm_map((size_t)page, SVM_MAPPED_READ);
+  else if (svm.model[page] == SVM_LAZY_RELEASE) svm_map((size_t)page, SVM_MAPPED_WRITE); /* seed 003 6.2: stays mapped */
+  else {
+    /* Requests for the page wait (serve) from here until the access has
+     * executed: until the single-step trap after the faulting instruction. */
+    svm.wanted = page;
+    acquire((size_t)page);
+    svm_map((size_t)page, SVM_MAPPED_WRITE);
+    if (svm.nheld < (int)(sizeof svm.held / sizeof svm.held[0])) svm.held[svm.nheld++] = page;
+    svm.wanted = -1;
+    uc->uc_mcontext.gregs[REG_EFL] |= TRAP_FLAG;
+    svm.trap_armed = 1;
+  }
+  if (timing_enabled) timing_leave();
+  errno = saved_errno;
+}
+
+static void on_trap(int sig, siginfo_t *info, void *vctx) {
+  ucontext_t *uc = vctx;
+  if (!svm.trap_armed) {
+    chain(&prev_trap, sig, info, vctx);
+    return;
+  }
+  int saved_errno = errno;
+  uc->uc_mcontext.gregs[REG_EFL] &= ~(greg_t)TRAP_FLAG;
+  svm.trap_armed = 0;
+  svm.nheld = 0;
+  struct svm_request r;
+  mb_enter();
+  while (ring_pop(&deferred, &r)) ring_push(&incoming, r);
+  mb_leave();
+  mb_kick();
+  mb_dispatch();
+  errno = saved_errno;
+}
+
+int svm_fault_start(void) {
+  unsigned cap = 4u * (unsigned)rcce_g.nue + 16; /* each UE has one request out, plus stale copies */
+  incoming = (struct request_ring){calloc(cap, sizeof(struct svm_request)), 0, 0, cap};
+  deferred = (struct request_ring){calloc(cap, sizeof(struct svm_request)), 0, 0, cap};
+  if (!incoming.r || !deferred.r) return -1;
+  mb_set_system(on_system_mail, serve_requests);
+  struct sigaction sa;
+  memset(&sa, 0, sizeof sa);
+  sigemptyset(&sa.sa_mask);
+  sa.sa_flags = SA_SIGINFO | SA_NODEFER; /* a handler reached from the fault may fault again */
+  sa.sa_sigaction = on_segv;
+  if (sigaction(SIGSEGV, &sa, &prev_segv) != 0) return -1;
+  sa.sa_flags = SA_SIGINFO;
+  sa.sa_sigaction = on_trap;
+  return sigaction(SIGTRAP, &sa, &prev_trap);
+}
+
+void svm_fault_depart(void) {
+  /* Give up every owned page: waiters see the vector entry cleared and take it. */
+  mmap(svm.base, svm.npages * SVM_PAGE_SIZE, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED, -1, 0);
+  memset(svm.mapped, 0, svm.npages);
+  for (size_t p = 0; p < svm.npages; p++) {
+    int32_t mine = me1();
+    __atomic_compare_exchange_n(&svm.owner[p], &mine, 0, 0, __ATOMIC_ACQ_REL, __ATOMIC_RELAXED);
+  }
+  for (int u = 0; u < rcce_g.nue; u++) hw_ring(&rcce_g.job, u);
+}

@@ -1,0 +1,105 @@
+/*
+ * svm layer: MetalSVM's shared virtual memory (seed 003 section 6; seed 000
+ * "The path to MetalSVM", section VI), above the mailbox layer.
+ *
+ * Memory.  Every UE reserves the same window of address space (svm_init);
+ * svm_alloc hands out pages of it, the same in every UE (each UE runs the
+ * same allocator on the same collective calls).  Page i of the window gets
+ * its frame from the SVM pool at the end of the job segment at its first
+ * touch (frames.c) and is mapped from the segment's file, so all UEs map one
+ * frame.  The pool starts with its tables: frame of every page, owner vector
+ * (seed 003 Fig. 5: in off-die shared memory), frame use, the collective
+ * board.  Zero means "none" in every table, so a fresh segment is ready.
+ *
+ * Strong model (seed 003 section 6.1), fault.c: a page is mapped in its
+ * owner only; an access elsewhere faults, the faulting UE mails a request to
+ * the owner named by the owner vector and waits; the owner revokes its
+ * mapping, flushes, writes the new owner into the vector and mails back; the
+ * faulting UE maps the page and the access completes.  A request reaching a
+ * UE that no longer owns the page is forwarded to the current owner (seed
+ * 000 section VI).  A UE keeps a page it just got until the faulting
+ * instruction has executed (a single-step trap), so ownership cannot bounce
+ * away before any access was made.
+ */
+#ifndef OPENSCC_SVM_INTERNAL_H
+#define OPENSCC_SVM_INTERNAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../mailbox/mailbox_internal.h"
+#include "scc_svm.h"
+
+/* Where every UE reserves the window (after the job segment's hint). */
+#define SVM_WINDOW_HINT ((void *)0x500000000000ULL) /* clear of ASan's allocator at 0x6000... */
+
+enum svm_prot { SVM_MAPPED_NONE = 0, SVM_MAPPED_READ = 1, SVM_MAPPED_WRITE = 2 };
+
+/* A collective call as posted on the board (svm.c). */
+struct svm_call {
+  uint64_t seq;
+  int32_t op;
+  int32_t arg_model;
+  uint64_t arg_a, arg_b;
+};
+
+/* The pool's header, at the start of the SVM pool. */
+struct svm_pool_header {
+  _Atomic uint32_t lock; /* the frame allocator's lock (a test-and-set register on the SCC) */
+  uint32_t pad;
+  uint64_t frames_allocated; /* statistics, under the lock */
+  uint64_t mc_hint[CHIP_MAX_MC]; /* lowest frame of each controller that may be free */
+  struct svm_call board[HW_MAX_UES];
+};
+
+/* This UE's view (one per process). */
+struct svm_state {
+  int ready, departed;
+  size_t npages;                 /* pages in the window = frames in the pool */
+  unsigned char *base;           /* the window */
+  struct svm_pool_header *pool;
+  _Atomic uint32_t *frame_of;    /* per page: frame + 1, 0 none */
+  _Atomic int32_t *owner;        /* per page: owner UE + 1, 0 none (strong pages) */
+  unsigned char *frame_used;     /* per frame */
+  unsigned char *frames;         /* frame 0 in this process's mapping of the segment */
+  uint64_t frames_file_off;      /* frame 0's offset in the segment file */
+  uint64_t frames_shared_off;    /* frame 0's offset from the shared region's start (memory controller map) */
+  struct range_alloc vspace;     /* pages of the window */
+  unsigned char *model;          /* per page: 0 not allocated, SVM_STRONG, SVM_LAZY_RELEASE */
+  unsigned char *readonly;       /* per page */
+  unsigned char *mapped;         /* per page: enum svm_prot in this UE */
+  uint32_t *alloc_pages;         /* per first page of an area: its length in pages */
+  uint64_t calls;                /* collective calls made */
+  int last_error;
+  /* Strong model, fault.c. */
+  int64_t wanted;                /* page this UE waits to own, or -1 */
+  int64_t held[8];               /* pages got since the last executed access */
+  int nheld, trap_armed;
+};
+
+extern struct svm_state svm;
+
+/* svm.c */
+int svm_fail(int code, const char *where, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static inline unsigned char *svm_page_addr(size_t page) { return svm.base + page * SVM_PAGE_SIZE; }
+/* The window's page holding p, or -1. */
+static inline int64_t svm_page_of(const void *p) {
+  const unsigned char *a = p;
+  if (!svm.base || a < svm.base || a >= svm.base + svm.npages * SVM_PAGE_SIZE) return -1;
+  return (int64_t)((size_t)(a - svm.base) / SVM_PAGE_SIZE);
+}
+
+/* frames.c: the page's frame, taken at the first touch from the memory
+ * controller nearest to this UE's core (seed 003 section 6.3); a strong page
+ * gets this UE as its first owner.  Returns the frame. */
+uint32_t svm_frame_of(size_t page);
+/* Give back the frames of pages [first, first+n) (svm_free). */
+void svm_frames_release(size_t first, size_t n);
+/* Map page as prot (enum svm_prot) from its frame; 0 or -1. */
+int svm_map(size_t page, int prot);
+
+/* fault.c */
+int svm_fault_start(void);    /* page-fault and trap handlers, mailbox hooks */
+void svm_fault_depart(void);  /* give up every owned page (RCCE_finalize) */
+
+#endif

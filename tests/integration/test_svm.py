@@ -1,0 +1,93 @@
+"""Shared virtual memory (tests/programs/svm.c, scc_svm.h): the strong model
+never lets two UEs write a page at once, lazy release makes data visible after
+release/acquire, first-touch affinity, read-only areas, misuse errors, with
+doorbells and with polling mailboxes."""
+from __future__ import annotations
+
+import re
+
+import pytest
+
+import openscc_testlib as lib
+from openscc_testlib import rccerun
+
+MAILBOX = ("irq", "poll")
+
+
+def run_mode(build, compile_program, nue, *args, options=()):
+    res = rccerun(build, *options, "-nue", nue, compile_program(build, "svm"), *args)
+    return res
+
+
+def ok(res, mode, nue):
+    assert res.rc == lib.RC_OK, res
+    assert f"svm: {mode} OK ({nue} UEs)" in res.out, res
+    assert res.err_lines == [], res
+
+
+@pytest.mark.parametrize("mailbox", MAILBOX)
+@pytest.mark.parametrize("nue", [2, 7, 48])
+def test_strong_model_one_writer_per_page(build, compile_program, nue, mailbox):
+    """48 UEs hammer counters: an unlocked single-instruction add on one page
+    and a load/store pair under svm_lock; both totals exact."""
+    n = 40 if nue == 48 else 150
+    res = run_mode(build, compile_program, nue, "counters", n, "strong", options=("--mailbox", mailbox))
+    ok(res, "counters", nue)
+    assert f"svm: counters reached {n * nue}" in res.out, res
+
+
+@pytest.mark.parametrize("nue", [2, 48])
+def test_lazy_release_counter_under_lock(build, compile_program, nue):
+    res = run_mode(build, compile_program, nue, "counters", 50, "lazy")
+    ok(res, "counters", nue)
+    assert f"svm: counters reached {50 * nue}" in res.out, res
+
+
+@pytest.mark.parametrize("mailbox", MAILBOX)
+@pytest.mark.parametrize("nue", [3, 48])
+def test_concurrent_faults_on_one_page(build, compile_program, nue, mailbox):
+    ok(run_mode(build, compile_program, nue, "samepage", 30, options=("--mailbox", mailbox)), "samepage", nue)
+
+
+@pytest.mark.parametrize("model", ["lazy", "strong"])
+@pytest.mark.parametrize("nue", [2, 5, 48])
+def test_visible_after_release_and_acquire(build, compile_program, nue, model):
+    ok(run_mode(build, compile_program, nue, "visibility", model), "visibility", nue)
+
+
+def test_first_touch_takes_the_nearest_controller(build, compile_program):
+    cores = ["0", "11", "13", "24", "30", "35", "47", "14"]
+    res = run_mode(build, compile_program, len(cores), "affinity", *cores, options=("--cores", ",".join(cores)))
+    ok(res, "affinity", len(cores))
+
+
+def test_write_to_read_only_area_stops_the_ue(build, compile_program):
+    res = run_mode(build, compile_program, 4, "readonly")
+    assert res.rc == lib.RC_UE_FAILED, res
+    assert "svm: UE 3 writes a read-only page" in res.out, res
+    assert re.search(r"^svm: UE 3: write to 0x[0-9a-f]+ in a read-only SVM area \(svm_protect_readonly\)$", res.err, re.M), res
+    assert "rccerun: UE 3 (core 3) crashed: killed by signal 11 (Segmentation fault)" in res.err, res
+
+
+def test_access_outside_any_area_stops_the_ue(build, compile_program):
+    res = run_mode(build, compile_program, 2, "stray")
+    assert res.rc == lib.RC_UE_FAILED, res
+    assert re.search(r"^svm: UE 0: access to 0x[0-9a-f]+, which lies in no svm_alloc area", res.err, re.M), res
+
+
+def test_misuse_errors(build, compile_program):
+    res = run_mode(build, compile_program, 3, "misuse")
+    assert res.rc == lib.RC_OK and "svm: misuse OK (3 UEs)" in res.out, res
+    err = res.err_lines
+    for ue in range(3):
+        assert f"svm_alloc on UE {ue}: call svm_init first" in err, res
+        assert any(ln.startswith(f"svm_alloc on UE {ue}: not called collectively: UE 0 made call 2 svm_alloc(4096, 1), "
+                                 "UE 1 call 2 svm_alloc(8192, 1)") for ln in err), res
+    assert "svm_lock on UE 0: lock 3 does not exist (0..2)" in err, res
+    assert any(re.match(r"svm_free on UE 0: 0x[0-9a-f]+ was not returned by svm_alloc", ln) for ln in err), res
+
+
+def test_pool_too_small(build, compile_program):
+    res = run_mode(build, compile_program, 2, "counters", 1, options=("--svm-size", "4K"))
+    assert res.rc == lib.RC_UE_FAILED, res
+    assert re.search(r"svm_init on UE \d: the SVM pool of 4096 bytes holds no page \(rccerun --svm-size\)", res.err), res
