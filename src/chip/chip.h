@@ -40,6 +40,7 @@ struct chip_latency {
   double mpb_service_cycles;  /* a tile's MPB port, in mesh cycles */
   double mc_page_bytes;       /* shared memory is dealt to the controllers in pages of this size */
   double contention_window_ns; /* utilisation is averaged over windows of this much virtual time */
+  double interrupt_cycles;    /* an inter-core interrupt from the doorbell write to the handler's first instruction */
 };
 
 /* Software and clock constants of the timing model (docs/model.md). */
@@ -52,6 +53,11 @@ struct chip_timing {
   double sw_step_cycles;       /* library work of one protocol step (flag written or consumed) */
   double dvfs_voltage_cycles;  /* a voltage change, in core cycles */
   double dvfs_frequency_cycles; /* a frequency divider change, in core cycles */
+  /* MetalSVM's kernel paths (mailbox and svm layers, docs/svm.md "Model mode"). */
+  double mailbox_check_cycles;  /* checking one receive mailbox */
+  double svm_fault_cycles;      /* a page fault: exception, handler, page-table update */
+  double svm_frame_cycles;      /* taking and clearing a page frame at the first touch */
+  double svm_reserve_page_cycles; /* svm_alloc's work per page of address space */
 };
 
 /* The power model (docs/model.md): per core C V^2 f x activity, per voltage

@@ -30,10 +30,12 @@ static const struct num_key num_keys[] = {
     LAT_KEY(mpb_write_remote, 1), LAT_KEY(mesh_cycles_per_hop, 1), LAT_KEY(ddr_core, 1),
     LAT_KEY(ddr_memory, 1), LAT_KEY(ddr_outstanding_reads, 0), LAT_KEY(mc_service_ns, 1),
     LAT_KEY(link_service_cycles, 1), LAT_KEY(mpb_service_cycles, 1), LAT_KEY(mc_page_bytes, 1),
-    LAT_KEY(contention_window_ns, 1),
+    LAT_KEY(contention_window_ns, 1), LAT_KEY(interrupt_cycles, 1),
     TIME_KEY(compute_slowdown, 1), TIME_KEY(compute_ref_mhz, 0), TIME_KEY(compute_min_ns, 1), TIME_KEY(compute_bb_cycles, 1),
     TIME_KEY(sw_call_cycles, 1),
     TIME_KEY(sw_step_cycles, 1), TIME_KEY(dvfs_voltage_cycles, 1), TIME_KEY(dvfs_frequency_cycles, 1),
+    TIME_KEY(mailbox_check_cycles, 1), TIME_KEY(svm_fault_cycles, 1), TIME_KEY(svm_frame_cycles, 1),
+    TIME_KEY(svm_reserve_page_cycles, 1),
     POWER_KEY(core_dynamic), POWER_KEY(idle_activity), POWER_KEY(domain_static),
     POWER_KEY(static_ref_volts), POWER_KEY(uncore),
 };

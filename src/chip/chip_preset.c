@@ -46,6 +46,7 @@ static void scc_preset(struct chip_desc *c) {
   c->lat.mpb_service_cycles = 2;     /* U: a tile's MPB port taken to accept a flit per mesh cycle, like a link */
   c->lat.contention_window_ns = 10000; /* U: long enough for many accesses, short against a phase */
   c->lat.mc_page_bytes = 16 << 20;   /* ref 1 "LUT": 16 MB pages; pages dealt to controllers in turn (U) */
+  c->lat.interrupt_cycles = 612;     /* ref 3 "Other costs": interrupt delivery >= 612 cycles (lower end) */
   /* Timing model constants (docs/model.md "Calibration"). */
   c->time.compute_slowdown = 125;    /* D: make calibrate on the development host (docs/model.md "Calibration") */
   c->time.compute_ref_mhz = 533;     /* ref 1 "clocks": default tile clock */
@@ -55,6 +56,11 @@ static void scc_preset(struct chip_desc *c) {
   c->time.sw_step_cycles = 113;      /* D: same fit */
   c->time.dvfs_voltage_cycles = 1e6; /* ref 2: a voltage change takes 1e6..8.8e6 core cycles (lower end) */
   c->time.dvfs_frequency_cycles = 100; /* U: a configuration register write; no published figure */
+  c->time.mailbox_check_cycles = 100;  /* ref 4 "MetalSVM mailbox": checking one buffer ~100 cycles */
+  /* ref 4 "SVM overheads" (seed 003 Table 1, 533 MHz), fitted by make calibrate-svm (docs/svm.md): */
+  c->time.svm_fault_cycles = 1289;     /* D: "mapping of a page frame", lazy release: 2.418 us */
+  c->time.svm_frame_cycles = 58466;    /* D: "physical allocation of a page frame" 112.3 us, less the fault */
+  c->time.svm_reserve_page_cycles = 385; /* D: "allocation of 4 MByte" 741 us over 1024 pages, less two barriers */
   /* Power model: ref 4 "Share power" (1 pair 31.616 W, 24 pairs 50.768 W at
    * 0.8 V, 533 MHz) gives 19.152 W / 46 cores = 0.41635 W per running core,
    * so core_dynamic = 0.41635 / (0.8^2 x 533) (the tile clock is 1600 / 3
@@ -136,7 +142,7 @@ int chip_validate(const struct chip_desc *c, char *err, size_t errlen) {
   else if (c->n_vlevels < 1 || c->n_vlevels > CHIP_MAX_VLEVELS) why = "need 1..16 voltage levels";
   else if (c->lat.mpb_read_local < 0 || c->lat.mpb_read_remote < 0 || c->lat.mpb_write_local < 0 ||
            c->lat.mpb_write_remote < 0 || c->lat.mesh_cycles_per_hop < 0 || c->lat.ddr_core < 0 ||
-           c->lat.ddr_memory < 0)
+           c->lat.ddr_memory < 0 || c->lat.interrupt_cycles < 0)
     why = "latencies must not be negative";
   else if (c->lat.ddr_outstanding_reads < 1) why = "ddr_outstanding_reads must be >= 1";
   else if (c->lat.mc_service_ns < 0 || c->lat.link_service_cycles < 0 || c->lat.mpb_service_cycles < 0 ||
@@ -145,8 +151,9 @@ int chip_validate(const struct chip_desc *c, char *err, size_t errlen) {
   else if (c->time.compute_slowdown < 0 || c->time.compute_ref_mhz < 1)
     why = "time_compute_slowdown must not be negative, time_compute_ref_mhz must be positive";
   else if (c->time.sw_call_cycles < 0 || c->time.compute_min_ns < 0 || c->time.compute_bb_cycles < 0 || c->time.sw_step_cycles < 0 || c->time.dvfs_voltage_cycles < 0 ||
-           c->time.dvfs_frequency_cycles < 0)
-    why = "software and DVFS cycles must not be negative";
+           c->time.dvfs_frequency_cycles < 0 || c->time.mailbox_check_cycles < 0 || c->time.svm_fault_cycles < 0 ||
+           c->time.svm_frame_cycles < 0 || c->time.svm_reserve_page_cycles < 0)
+    why = "software, DVFS and kernel-path cycles must not be negative";
   else if (c->power.core_dynamic < 0 || c->power.domain_static < 0 || c->power.uncore < 0 ||
            c->power.idle_activity < 0 || c->power.idle_activity > 1 || c->power.static_ref_volts <= 0)
     why = "power constants must not be negative (idle_activity 0..1, static_ref_volts > 0)";

@@ -77,7 +77,13 @@ void mb_dispatch(void) {
     mb.more = 0;
     if (mb.system_process) mb.system_process();
     struct mb_mail m;
-    while (mb.user_handler && mb_queue_pop(&m)) mb.user_handler(m.src, m.data, m.len);
+    while (mb.user_handler && mb_queue_pop(&m)) {
+      struct timing_interrupt t;
+      timing_interrupt_enter(&t);
+      mb_charge_async(m.src, m.stamp_ps);
+      mb.user_handler(m.src, m.data, m.len);
+      timing_interrupt_leave(&t);
+    }
     mb.deferred = 0;
     if (!drain() && !mb.more && !mb.deferred) break;
   }

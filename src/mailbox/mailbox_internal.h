@@ -44,6 +44,7 @@ struct mb_mail {
   int16_t src;
   uint8_t len, kind;
   unsigned char data[MAILBOX_MAX_LEN];
+  uint64_t stamp_ps; /* model mode: the sender's virtual time when it wrote the mail */
 };
 
 struct mb_state {
@@ -54,7 +55,7 @@ struct mb_state {
   void (*user_handler)(int src, const void *msg, size_t len);
   /* The svm layer: receive runs while draining (must not send or block;
    * returns -1 to leave the mail in its slot), process afterwards. */
-  int (*system_receive)(int src, const void *msg, size_t len);
+  int (*system_receive)(int src, const void *msg, size_t len, uint64_t stamp_ps);
   void (*system_process)(void);
   struct mb_mail queue[MB_QUEUE_CAP];
   unsigned qhead, qtail;     /* ring of user mails */
@@ -90,7 +91,14 @@ int mb_pending(void);                     /* whether a drain would find somethin
 
 /* mailbox.c, for the svm layer. */
 int mb_send_kind(int dest, const void *msg, size_t len, int kind);
-void mb_set_system(int (*receive)(int, const void *, size_t), void (*process)(void));
+void mb_set_system(int (*receive)(int, const void *, size_t, uint64_t), void (*process)(void));
+/* Model mode: taking a mail from src stamped at stamp_ps costs the
+ * interrupt and one mailbox check (doorbells) or a sweep over all mailboxes
+ * (polling), and its line's read (docs/svm.md "Model mode").  A consumer
+ * that waits for it first moves its clock to the stamp; an asynchronous one
+ * (inside timing_interrupt_enter/leave) works at the stamp. */
+void mb_charge_arrival(int src, uint64_t stamp_ps);
+void mb_charge_async(int src, uint64_t stamp_ps);
 /* Wait (spin, then sleep) until cond(arg) or mail is pending; dispatches it. */
 void mb_wait(int (*cond)(void *), void *arg, const struct hw_wait_desc *why);
 /* Take the slot of `sender` into the queue or the system receiver; 1 when a

@@ -25,6 +25,8 @@ struct svm_mail {
 struct svm_request {
   uint32_t page;
   int32_t requester;
+  int32_t from;      /* the UE whose mail brought it (the requester, or a forwarder) */
+  uint64_t stamp_ps; /* model mode: when that mail was written */
 };
 
 /* Requests taken out of the mailboxes, and those deferred until the
@@ -51,13 +53,17 @@ static int ring_pop(struct request_ring *q, struct svm_request *out) {
 static int me1(void) { return rcce_g.ue + 1; } /* this UE in the owner vector */
 
 /* Drain context (mailbox_internal.h): queue, never send. */
-static int on_system_mail(int src, const void *msg, size_t len) {
-  (void)src;
+static int on_system_mail(int src, const void *msg, size_t len, uint64_t stamp_ps) {
   struct svm_mail m;
   if (len != sizeof m) return 0;
   memcpy(&m, msg, sizeof m);
-  if (m.type != MAIL_REQUEST) return 0; /* a grant only wakes the waiter; the owner vector says who owns */
-  return ring_push(&incoming, (struct svm_request){m.page, m.requester});
+  if (m.type == MAIL_REQUEST) return ring_push(&incoming, (struct svm_request){m.page, m.requester, src, stamp_ps});
+  if ((int64_t)m.page == svm.wanted) { /* a grant for a page no longer wanted is stale: dropped */
+    svm.grant_src = src;
+    svm.grant_stamp = stamp_ps;
+    svm.granted = 1;
+  }
+  return 0;
 }
 
 static int held(uint32_t page) {
@@ -76,18 +82,23 @@ static void send_mail(int dest, uint32_t type, uint32_t page, int requester) {
 static void serve(struct svm_request r) {
   if (r.page >= svm.npages || r.requester < 0 || r.requester >= rcce_g.nue) return;
   int32_t o = __atomic_load_n(&svm.owner[r.page], __ATOMIC_ACQUIRE);
+  if (o == me1() && (svm.wanted == (int64_t)r.page || held(r.page))) {
+    ring_push(&deferred, r); /* after our own access (on_trap) */
+    return;
+  }
+  struct timing_interrupt t;
+  timing_interrupt_enter(&t);
+  mb_charge_async(r.from, r.stamp_ps);
   if (o == me1()) {
-    if (svm.wanted == (int64_t)r.page || held(r.page)) {
-      ring_push(&deferred, r); /* after our own access (on_trap) */
-      return;
-    }
     svm_map(r.page, SVM_MAPPED_NONE); /* 3: clear the access permission */
     svm_flush();                      /*    and flush */
     __atomic_store_n(&svm.owner[r.page], r.requester + 1, __ATOMIC_RELEASE); /* 4: the new owner */
-    send_mail(r.requester, MAIL_GRANT, r.page, r.requester);                 /* 5: reply */
+    if (timing_enabled) timing_ddr_word(svm.owner_shared_off + (uint64_t)r.page * sizeof(int32_t), 1);
+    send_mail(r.requester, MAIL_GRANT, r.page, r.requester); /* 5: reply */
   } else if (o != 0 && o - 1 != r.requester) {
     send_mail(o - 1, MAIL_REQUEST, r.page, r.requester); /* ownership moved on: forward */
   }
+  timing_interrupt_leave(&t);
   /* o == 0: nobody owns the page (its owner left); the requester takes it. */
 }
 
@@ -106,31 +117,37 @@ struct owner_wait {
   size_t page;
   int32_t was;
 };
-static int owner_changed(void *p) {
+static int owner_changed_or_granted(void *p) {
   struct owner_wait *w = p;
-  return __atomic_load_n(&svm.owner[w->page], __ATOMIC_ACQUIRE) != w->was;
+  return __atomic_load_n(&svm.owner[w->page], __ATOMIC_ACQUIRE) != w->was || svm.granted;
 }
 
-/* The faulting UE's side (steps 1-2): ask the owner, wait for the vector to
- * name us.  The grant mail is the wake-up, not polling (seed 003 6.1). */
+/* The faulting UE's side (steps 1-2): ask the owner once (a request that
+ * misses the owner is forwarded), then wait until the owner vector names
+ * this UE and the owner's reply mail has come (seed 003 6.1: the reply, not
+ * polling the vector, ends the wait).  A page nobody owns (a first touch,
+ * or its owner left) is taken without asking. */
 static void acquire(size_t page) {
   int asked = 0;
+  svm.granted = 0;
   for (;;) {
     int32_t o = __atomic_load_n(&svm.owner[page], __ATOMIC_ACQUIRE);
-    if (o == me1()) break;
+    if (o == me1() && (!asked || svm.granted)) break;
     if (o == 0) {
-      if (!__atomic_load_n(&svm.frame_of[page], __ATOMIC_ACQUIRE)) svm_frame_of(page); /* first touch: ours */
+      if (!__atomic_load_n(&svm.frame_of[page], __ATOMIC_ACQUIRE)) svm_frame_of(page);
       else __atomic_compare_exchange_n(&svm.owner[page], &o, me1(), 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE);
+      if (__atomic_load_n(&svm.owner[page], __ATOMIC_ACQUIRE) == me1()) return; /* no reply coming */
       continue;
     }
-    if (!asked) { /* once: a request that misses the owner is forwarded */
+    if (!asked && o != me1()) {
       send_mail(o - 1, MAIL_REQUEST, (uint32_t)page, rcce_g.ue);
       asked = 1;
     }
     struct owner_wait w = {page, o};
     struct hw_wait_desc why = {.kind = HW_WAIT_SVM_PAGE, .peer = o - 1};
-    mb_wait(owner_changed, &w, &why);
+    mb_wait(owner_changed_or_granted, &w, &why);
   }
+  if (asked) mb_charge_arrival(svm.grant_src, svm.grant_stamp);
 }
 
 static void die(const char *fmt, const void *addr) {
@@ -157,7 +174,10 @@ static void on_segv(int sig, siginfo_t *info, void *vctx) {
   }
   int saved_errno = errno;
   int write = (uc->uc_mcontext.gregs[REG_ERR] & PF_WRITE) != 0;
-  if (timing_enabled) timing_enter();
+  if (timing_enabled) {
+    timing_enter();
+    timing_cycles(rcce_g.job.hdr->chip.time.svm_fault_cycles);
+  }
   if (svm.departed) die("SVM access at %p after RCCE_finalize", info->si_addr);
   else if (!svm.model[page]) die("access to %p, which lies in no svm_alloc area (never allocated, or freed)", info->si_addr);
   else if (svm.readonly[page] && write) die("write to %p in a read-only SVM area (svm_protect_readonly)", info->si_addr);

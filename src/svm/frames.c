@@ -63,6 +63,7 @@ uint32_t svm_frame_of(size_t page) {
     svm.frame_used[got] = 1;
     svm.pool->frames_allocated++;
     memset(svm.frames + (size_t)got * SVM_PAGE_SIZE, 0, SVM_PAGE_SIZE); /* a fresh page reads as zeros */
+    timing_cycles(rcce_g.job.hdr->chip.time.svm_frame_cycles);
     if (svm.model[page] == SVM_STRONG) __atomic_store_n(&svm.owner[page], rcce_g.ue + 1, __ATOMIC_RELEASE);
     f = (uint32_t)got + 1;
     __atomic_store_n(&svm.frame_of[page], f, __ATOMIC_RELEASE);

@@ -96,6 +96,7 @@ static int layout_pool(void) {
   svm.frames = pool + tables;
   svm.frames_file_off = h->svm_off + tables;
   svm.frames_shared_off = h->svm_off - h->shared_off + tables;
+  svm.owner_shared_off = h->svm_off - h->shared_off + head + n * sizeof(uint32_t);
   return 0;
 }
 
@@ -150,6 +151,7 @@ void *svm_alloc(size_t bytes, int model) {
   if (rc != SVM_SUCCESS) return NULL;
   memset(svm.model + first, model, n);
   svm.alloc_pages[first] = (uint32_t)n;
+  timing_cycles((double)n * rcce_g.job.hdr->chip.time.svm_reserve_page_cycles); /* page-table entries */
   return svm_page_addr((size_t)first);
 }
 
@@ -199,7 +201,11 @@ int svm_protect_readonly(void *p, size_t bytes) {
  * flushes the write-combine buffer, and an acquire invalidates L1 lines
  * tagged MPBT (CL1INVMB).  This host keeps memory coherent: both are fences. */
 void svm_flush(void) { __atomic_thread_fence(__ATOMIC_SEQ_CST); }
-void svm_invalidate(void) { __atomic_thread_fence(__ATOMIC_SEQ_CST); }
+void svm_invalidate(void) {
+  TIMING_SCOPE();
+  __atomic_thread_fence(__ATOMIC_SEQ_CST);
+  timing_cycles(1); /* ref 1 "MPBT type": CL1INVMB takes one cycle */
+}
 
 int svm_barrier(void) {
   TIMING_SCOPE();

@@ -64,6 +64,7 @@ struct svm_state {
   unsigned char *frames;         /* frame 0 in this process's mapping of the segment */
   uint64_t frames_file_off;      /* frame 0's offset in the segment file */
   uint64_t frames_shared_off;    /* frame 0's offset from the shared region's start (memory controller map) */
+  uint64_t owner_shared_off;     /* the owner vector's offset from there */
   struct range_alloc vspace;     /* pages of the window */
   unsigned char *model;          /* per page: 0 not allocated, SVM_STRONG, SVM_LAZY_RELEASE */
   unsigned char *readonly;       /* per page */
@@ -73,6 +74,9 @@ struct svm_state {
   int last_error;
   /* Strong model, fault.c. */
   int64_t wanted;                /* page this UE waits to own, or -1 */
+  volatile sig_atomic_t granted; /* the grant mail for `wanted` arrived ... */
+  int grant_src;                 /* ... from this UE, */
+  uint64_t grant_stamp;          /* ... written at this virtual time */
   int64_t held[8];               /* pages got since the last executed access */
   int nheld, trap_armed;
 };

@@ -11,10 +11,9 @@
 
 #include "timing_internal.h"
 
-/* The fast path of every hook is one compare against the shared region
- * (timing_shared_lo/len, empty while the clock does not run). */
-__attribute__((noinline)) static void access_shared(uintptr_t addr, int write) {
-  uintptr_t off = addr - timing_shared_lo;
+/* One uncached word at offset off of the off-chip shared memory (the SVM
+ * pool continues the shared region's offsets, hw/segment.h). */
+void timing_ddr_word(uint64_t off, int write) {
   const struct chip_desc *c = timing_g.chip;
   int mc = chip_shared_mc(c, off), mhz = (int)(1e6 / timing_ps_per_cycle() + 0.5);
   double cycles = chip_ddr_read_cycles(c, timing_g.core, mc, mhz);
@@ -28,6 +27,12 @@ __attribute__((noinline)) static void access_shared(uintptr_t addr, int write) {
   timing_advance((uint64_t)(ps + 0.5), TIMING_COMM);
   if (write) timing_g.clock->ddr_writes++;
   else timing_g.clock->ddr_reads++;
+}
+
+/* The fast path of every hook is one compare against the shared region
+ * (timing_shared_lo/len, empty while the clock does not run). */
+__attribute__((noinline)) static void access_shared(uintptr_t addr, int write) {
+  timing_ddr_word(addr - timing_shared_lo, write);
 }
 
 #define HOOKS(size)                                                        \

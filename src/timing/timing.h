@@ -98,6 +98,33 @@ void timing_frequency_change(void);
 uint64_t timing_voltage_request(void);
 void timing_voltage_wait(uint64_t requested_ps, int domain, int vlevel);
 
+/* For the layers above rcce (mailbox, svm; docs/svm.md "Model mode"). */
+/* Core cycles of runtime work. */
+void timing_cycles(double cycles);
+/* One uncached word at offset off of the off-chip shared memory. */
+void timing_ddr_word(uint64_t off, int write);
+/* The virtual time the line of word was stamped at with `value` (slot 0),
+ * or 0 when its stamp belongs to another write. */
+uint64_t timing_line_stamp(const volatile void *word, uint32_t value);
+/* This UE's virtual time (0 in native mode); wait until virtual time t. */
+uint64_t timing_now(void);
+void timing_wait_for(uint64_t t_ps);
+/* An asynchronous handler on this core (the owner serving a page request,
+ * a mail handler): it works at the virtual time its mail arrived -- UEs run
+ * in host order, not in virtual-time order, so that may lie before or after
+ * the core's own clock -- and replies carry that time; on return the
+ * interrupted program keeps its own clock plus the handler's work. */
+struct timing_interrupt {
+  int on, started;
+  uint64_t now_ps, comm_ps, compute_ps, wait_ps;
+  struct timing_interrupt *outer;
+};
+void timing_interrupt_enter(struct timing_interrupt *s);
+/* The handler works on a trigger that arrived at t_ps (the first one sets
+ * the handler's clock, later ones can only move it on). */
+void timing_interrupt_at(uint64_t t_ps);
+void timing_interrupt_leave(struct timing_interrupt *s);
+
 /* Virtual seconds (RCCE_wtime in model mode; after timing_finalize the end time). */
 double timing_wtime(void);
 

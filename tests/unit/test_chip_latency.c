@@ -105,7 +105,9 @@ static void test_chip_file_overrides(void) {
       {"power_idle_activity = 1.5\n", "power constants"},
       {"power_core_dynamic = -1\n", "power constants"},
       {"time_compute_slowdown = -2\n", "time_compute_slowdown must not be negative"},
-      {"time_dvfs_voltage_cycles = -1\n", "software and DVFS cycles"},
+      {"time_dvfs_voltage_cycles = -1\n", "software, DVFS and kernel-path cycles"},
+      {"time_svm_fault_cycles = -1\n", "software, DVFS and kernel-path cycles"},
+      {"lat_interrupt_cycles = -2\n", "latencies must not be negative"},
       {"lat_contention_window_ns = 0\n", "contention_window_ns positive"},
   };
   for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
