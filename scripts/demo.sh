@@ -2,7 +2,8 @@
 # make demo: compile RCCE programs with rccecc, run stencil on 48 emulated
 # SCC cores, pingpong between the two farthest cores (0 and 47), and the
 # iRCCE/RCCE_peek request-reply server on 48 cores with tagged flags and
-# remote-put/local-get; then the same kind of programs in model mode, with
+# remote-put/local-get; MetalSVM's shared virtual memory (Laplace in its
+# three variants) and mailboxes; then the same kind of programs in model mode, with
 # the SCC time, energy and power they would have had; a report of the traced
 # model run; and the seed 002 study reproduced (openscc reproduce furst2012
 # --quick) with its figures and table.
@@ -46,8 +47,15 @@ run_timed "pingpong between cores 0 and 47 (tiles (0,0) and (5,3): 8 mesh hops)"
   -nue 2 --cores 0,47 "$OUT/pingpong" 1048576 200
 run_timed "request/reply server on RCCE_peek: 47 clients, variable-size requests, tagged flags, remote put" 2 \
   -nue 48 --flags tagged --scheme rplg "$OUT/peek_server" 3 2000
+run_timed "MetalSVM: Laplace 1024 x 512 on 8 cores, SVM strong model (pages move by page faults over mailboxes)" 2 \
+  -nue 8 "$BUILD/apps/laplace" strong 200
+run_timed "MetalSVM: the same, lazy release consistency" 2 -nue 8 "$BUILD/apps/laplace" lazy 200
+run_timed "MetalSVM: the same with iRCCE messages (non-blocking halo exchange): the same checksum" 2 \
+  -nue 8 "$BUILD/apps/laplace" mp 200
 echo
 echo "Times above are host wall-clock (native mode). Model mode: virtual SCC time, energy and power."
+run_timed "model mode: seed 003 Table 1 (SVM overheads) on cores 0 and 30, in virtual SCC microseconds" 8 \
+  -nue 2 --cores 0,30 --model scc --job-dir "$OUT/model-svm" "$BUILD/model-apps/svm_table1"
 run_timed "model mode: pingpong between cores 0 and 47 (counted build: rccecc --model-build), SCC latencies" 0 \
   -nue 2 --cores 0,47 --model scc --job-dir "$OUT/model-pingpong" "$OUT/pingpong-counted" 65536 50
 run_timed "model mode: stencil on 48 cores (counted build), traced: who sent what to whom" 0 \

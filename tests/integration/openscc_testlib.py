@@ -99,6 +99,16 @@ class Build:
         return dst
 
 
+def counted_app(build: Build, name: str) -> Path:
+    """An example app built with `rccecc --model-build` (counted computation) into the session directory."""
+    dst = build.work / "programs" / f"{name}_counted"
+    if not dst.exists():
+        dst.parent.mkdir(parents=True, exist_ok=True)
+        p = run([str(build.rccecc), "--model-build", "-O2", str(REPO / "apps" / f"{name}.c"), "-o", str(dst)])
+        assert p.rc == 0, p
+    return dst
+
+
 def selected_builds() -> list[Build]:
     """Builds from OPENSCC_BUILDS (comma-separated dirs, relative to the repo),
     default "build,build-asan" keeping those that exist."""

@@ -150,11 +150,7 @@ def test_chip_file_changes_the_model(build, compile_program, scratch):
 
 def test_single_copy_is_charged_as_the_chunks(build, scratch):
     """The host's one-copy shortcut for large messages costs what the chunks through the MPB cost."""
-    pingpong = build.work / "programs" / "pingpong_counted"
-    if not pingpong.exists():
-        pingpong.parent.mkdir(parents=True, exist_ok=True)
-        p = lib.run([str(build.rccecc), "--model-build", "-O2", str(lib.REPO / "apps" / "pingpong.c"), "-o", str(pingpong)])
-        assert p.rc == 0, p
+    pingpong = lib.counted_app(build, "pingpong")
     row = re.compile(r"^\s+(\d+)\s+\d+\s+(\d+\.\d+)\s", re.M)
     times = []
     for opts in ([], ["--no-single-copy"]):

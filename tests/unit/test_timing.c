@@ -240,7 +240,39 @@ static void test_counted_compute(void) {
   timing_bb_count = 0;
 }
 
+/* An asynchronous handler works at its trigger's time -- before or after
+ * the core's own clock -- and the interrupted program keeps its own clock
+ * plus the handler's work; nested handlers do the same. */
+static void test_interrupt(void) {
+  start(2);
+  timing_enter();
+  timing_cycles(1000);
+  uint64_t own = now(), wait0 = hw_ue(&job, 0)->clock.wait_ps;
+  struct timing_interrupt outer, inner;
+  timing_interrupt_enter(&outer);
+  timing_interrupt_at(own + 5000000); /* a mail from the virtual future */
+  CHECK_EQ(now(), own + 5000000);
+  timing_cycles(533); /* 1 us of handler work */
+  timing_interrupt_enter(&inner);
+  timing_interrupt_at(own / 2); /* first trigger of the inner handler: its clock may go back */
+  CHECK_EQ(now(), own / 2);
+  timing_cycles(533);
+  timing_interrupt_at(own / 4); /* a later trigger cannot move it back again */
+  CHECK_EQ(now(), own / 2 + (uint64_t)cycles_ps(533) + 0);
+  timing_interrupt_leave(&inner);
+  CHECK(near((double)now(), (double)own + 5000000 + 2 * cycles_ps(533)));
+  timing_interrupt_leave(&outer);
+  CHECK(near((double)now(), (double)own + 2 * cycles_ps(533)));
+  CHECK_EQ(hw_ue(&job, 0)->clock.wait_ps, wait0);
+  /* A consumer that waits keeps its wait. */
+  timing_wait_for(now() + 777);
+  CHECK_EQ(hw_ue(&job, 0)->clock.wait_ps, wait0 + 777);
+  timing_leave();
+  stop();
+}
+
 int main(void) {
+  test_interrupt();
   test_flag_write();
   test_flag_seen();
   test_mpb_copy_by_distance();
