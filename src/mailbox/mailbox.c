@@ -9,14 +9,10 @@
 struct mb_state mb;
 
 __attribute__((format(printf, 3, 4))) static int mb_fail(int code, const char *where, const char *fmt, ...) {
-  char detail[160], line[256];
   va_list ap;
   va_start(ap, fmt);
-  vsnprintf(detail, sizeof detail, fmt, ap);
+  rcce_vreport(code, where, fmt, ap);
   va_end(ap);
-  if (rcce_g.ue < 0) snprintf(line, sizeof line, "%s before RCCE_init: %s\n", where, detail);
-  else snprintf(line, sizeof line, "%s on UE %d: %s\n", where, rcce_g.ue, detail);
-  fputs(line, stderr); /* one write, so lines of several UEs do not mix */
   return code;
 }
 

@@ -105,6 +105,15 @@ int rcce_error(int category, int code, const char *where, const char *detail_fmt
   return code;
 }
 
+int rcce_vreport(int code, const char *where, const char *fmt, va_list ap) {
+  char detail[256], line[400];
+  vsnprintf(detail, sizeof detail, fmt, ap);
+  if (rcce_g.ue < 0) snprintf(line, sizeof line, "%s before RCCE_init: %s\n", where, detail);
+  else snprintf(line, sizeof line, "%s on UE %d: %s\n", where, rcce_g.ue, detail);
+  fputs(line, stderr); /* one write, so lines of several UEs do not mix */
+  return code;
+}
+
 int rcce_check_ue(int ue, const char *where) {
   if (ue < 0 || ue >= rcce_g.nue)
     return rcce_error(RCCE_DEBUG_COMM, RCCE_ERROR_ID, where, "UE %d is not in 0..%d", ue, rcce_g.nue - 1);

@@ -14,14 +14,10 @@ struct svm_state svm = {.wanted = -1};
 enum svm_op { OP_INIT = 1, OP_ALLOC, OP_FREE, OP_READONLY };
 
 int svm_fail(int code, const char *where, const char *fmt, ...) {
-  char detail[256], line[400];
   va_list ap;
   va_start(ap, fmt);
-  vsnprintf(detail, sizeof detail, fmt, ap);
+  rcce_vreport(code, where, fmt, ap);
   va_end(ap);
-  if (rcce_g.ue < 0) snprintf(line, sizeof line, "%s before RCCE_init: %s\n", where, detail);
-  else snprintf(line, sizeof line, "%s on UE %d: %s\n", where, rcce_g.ue, detail);
-  fputs(line, stderr); /* one write, so lines of several UEs do not mix */
   return code;
 }
 
