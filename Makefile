@@ -37,6 +37,7 @@ bench: build
 	$(PYTHON) bench/run_bench.py
 	$(PYTHON) bench/model_bench.py --build $(BUILD)
 	$(PYTHON) bench/trace_bench.py --build $(BUILD)
+	$(PYTHON) bench/svm_bench.py --build $(BUILD)
 
 install: build
 	cmake --install $(BUILD) --prefix $(PREFIX)
