@@ -9,7 +9,8 @@
   - mailbox latency vs distance (Fig. 6): apps/mailbox_pingpong between cores 0 and k,
     1..8 hops, with doorbells (--mailbox irq) and polling (--mailbox poll);
   - mailbox latency vs active cores (Fig. 7): UE 0 on core 0, UE 1 on core 30, 2..48
-    UEs: irq, poll, and irq with the other UEs mailing each other (--background).
+    UEs: irq, poll, and irq with the other UEs mailing each other (--background);
+  - Laplace and both mailbox experiments once more in model mode (counted builds, run once).
 Every configuration runs R times, interleaved (repeat -> configuration), so load changes
 hit all alike; tables show medians over the runs.  A failed run is recorded and the
 cell shows how many failed.  Writes bench/results/svm.{json,md}.
@@ -35,6 +36,8 @@ LAPLACE_VARIANTS = ("mp", "strong", "lazy")
 # 1000 iterations of the 1024 x 512 grid: about 0.5 s per run natively on 1 UE (the paper
 # ran 5000 on 533 MHz P54C cores); the whole script stays near 10 minutes on 2 CPUs.
 LAPLACE_ITERATIONS = 1000
+# Model mode (counted builds, the same virtual time every run: one run each): 10 iterations.
+LAPLACE_MODEL_ITERATIONS = 10
 HOP_CORES = {1: 2, 2: 4, 3: 6, 4: 8, 5: 10, 6: 22, 7: 34, 8: 46}  # core k at h XY hops from core 0
 ACTIVE_UES = (2, 4, 8, 16, 32, 48)
 PINGPONG_ARGS = ["2000", "100"]  # round trips, warm-up
@@ -80,10 +83,32 @@ def configurations(build: pathlib.Path, iterations: int) -> list[dict]:
             out.append({"section": "active", "key": [mode, nue],
                         "args": ["-nue", str(nue), "--cores", cores_active(nue), "--mailbox", mode.split("+")[0]],
                         "program": [str(apps / "mailbox_pingpong"), *PINGPONG_ARGS, *extra]})
+    return out + model_configurations(build)
+
+
+def model_configurations(build: pathlib.Path) -> list[dict]:
+    """The same experiments in model mode with the counted builds; deterministic, so run once."""
+    apps, model = build / "model-apps", ["--model", "scc"]
+    out = []
+    for nue in LAPLACE_UES:
+        for v in LAPLACE_VARIANTS:
+            out.append({"section": "laplace_model", "key": [v, nue], "once": True, "args": ["-nue", str(nue), *model],
+                        "program": [str(apps / "laplace"), v, str(LAPLACE_MODEL_ITERATIONS)]})
+    for hops, core in HOP_CORES.items():
+        for mode in ("irq", "poll"):
+            out.append({"section": "hops_model", "key": [mode, hops], "once": True,
+                        "args": ["-nue", "2", "--cores", f"0,{core}", "--mailbox", mode, *model],
+                        "program": [str(apps / "mailbox_pingpong"), *PINGPONG_ARGS]})
+    for nue in ACTIVE_UES:
+        for mode, extra in (("irq", []), ("poll", []), ("irq+background", ["--background"])):
+            out.append({"section": "active_model", "key": [mode, nue], "once": True,
+                        "args": ["-nue", str(nue), "--cores", cores_active(nue), "--mailbox", mode.split("+")[0], *model],
+                        "program": [str(apps / "mailbox_pingpong"), *PINGPONG_ARGS, *extra]})
     return out
 
 
 def parse(section: str, out: str) -> dict | None:
+    section = section.removesuffix("_model")
     if section == "laplace":
         m = LAPLACE_LINE.search(out)
         return m and {"time_s": float(m[3]), "bits": m[4], "hash": m[5]}
@@ -151,6 +176,20 @@ def markdown(doc: dict, runs: dict) -> str:
         out.append(f"| {nue} | " + " | ".join(cell(get("laplace", v, nue), lambda x: x["time_s"], "{:.4f}")
                                              for v in LAPLACE_VARIANTS) + f" | {ratio('strong')} | {ratio('lazy')} |")
 
+    model_sums = {r["value"]["bits"] for (sec, *_), rs in runs.items() if sec == "laplace_model" for r in rs if r["value"]}
+    out += ["", f"Model mode: the counted build, `rccerun -nue N --model scc laplace VARIANT {LAPLACE_MODEL_ITERATIONS}`, "
+            "virtual SCC seconds of the timed iterations, one run each: counted builds predict the same time every "
+            "run for mp and lazy; the strong model's time varies from run to run, because how often two neighbours "
+            "take a boundary page from each other depends on the order they touch it on the host (docs/svm.md). "
+            f"All variants and UE counts gave the same checksum bits: **{'yes' if len(model_sums) == 1 else 'NO'}**.",
+            "", "| UEs | mp (iRCCE) s | strong s | lazy release s | strong / mp | lazy / mp |",
+            "| ---: | ---: | ---: | ---: | ---: | ---: |"]
+    for nue in LAPLACE_UES:
+        t = {v: median_of(get("laplace_model", v, nue), lambda x: x["time_s"])[0] for v in LAPLACE_VARIANTS}
+        ratio = lambda v: f"{t[v] / t['mp']:.3f}x" if t[v] and t["mp"] else ""
+        out.append(f"| {nue} | " + " | ".join(cell(get("laplace_model", v, nue), lambda x: x["time_s"], "{:.6f}")
+                                             for v in LAPLACE_VARIANTS) + f" | {ratio('strong')} | {ratio('lazy')} |")
+
     out += ["", "## Table 1: average overhead of the SVM system (seed 003 section 7.2.1)", "",
             "`rccerun -nue 2 --cores 0,30 svm_table1` (native) and the counted build with `--model scc` (model). "
             "The allocation row is the whole svm_alloc call, the others are per page. The paper's values "
@@ -173,11 +212,12 @@ def markdown(doc: dict, runs: dict) -> str:
             f"`rccerun -nue 2 --cores 0,K --mailbox irq|poll mailbox_pingpong {' '.join(PINGPONG_ARGS)}`: half round "
             "trip of a 28-byte mail in us; per run the mean (the paper's average) and the median over the round "
             "trips, then the median over the runs.", "",
-            "| hops | cores | irq mean | irq median | poll mean | poll median |",
-            "| ---: | --- | ---: | ---: | ---: | ---: |"]
+            "| hops | cores | irq mean | irq median | poll mean | poll median | model irq | model poll |",
+            "| ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: |"]
     for hops, core in HOP_CORES.items():
         out.append(f"| {hops} | 0, {core} | " + " | ".join(
-            cell(get("hops", mode, hops), f) for mode in ("irq", "poll") for f in (mean, med)) + " |")
+            [cell(get("hops", mode, hops), f) for mode in ("irq", "poll") for f in (mean, med)] +
+            [cell(get("hops_model", mode, hops), mean) for mode in ("irq", "poll")]) + " |")
 
     out += ["", "## Mailbox latency vs active cores (seed 003 Fig. 7)", "",
             f"`rccerun -nue N --cores 0,30,... --mailbox irq|poll mailbox_pingpong {' '.join(PINGPONG_ARGS)} "
@@ -185,13 +225,15 @@ def markdown(doc: dict, runs: dict) -> str:
             "`--background` mail each other in pairs. Mean (median) half round trip in us. On this host the "
             f"{doc['host']['cpus']} CPUs are shared by all N UEs, so from N > {doc['host']['cpus']} on the "
             "numbers include the host's scheduling of the other UEs.", "",
-            "| UEs | irq | poll | irq + background | background mails (median) |",
-            "| ---: | ---: | ---: | ---: | ---: |"]
+            "Model columns: virtual SCC time of the counted build (`--model scc`), the mean.", "",
+            "| UEs | irq | poll | irq + background | background mails (median) | model irq | model poll | model irq + background |",
+            "| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
     for nue in ACTIVE_UES:
         cells = [f"{cell(get('active', mode, nue), mean)} ({cell(get('active', mode, nue), med)})"
                  for mode in ("irq", "poll", "irq+background")]
         mails = cell(get("active", "irq+background", nue), lambda x: x["mails"], "{:.0f}")
-        out.append(f"| {nue} | " + " | ".join(cells) + f" | {mails} |")
+        model = [cell(get("active_model", mode, nue), mean) for mode in ("irq", "poll", "irq+background")]
+        out.append(f"| {nue} | " + " | ".join(cells) + f" | {mails} | " + " | ".join(model) + " |")
     if doc["failures"]:
         out += ["", "## Failed runs", ""] + [f"- `{f['command']}`: exit {f['rc']}" for f in doc["failures"]]
     return "\n".join(out) + "\n"
@@ -204,12 +246,15 @@ def main() -> int:
     t_start = time.perf_counter()
     for rep in range(a.repeat):
         for cfg in configs:
+            if cfg.get("once") and rep > 0:
+                continue
             run = run_once(build, cfg)
             runs.setdefault((cfg["section"], *cfg["key"]), []).append(run)
             shown = run["value"] if run["value"] is not None else f"FAILED (exit {run['rc']})"
             print(f"[{rep + 1}/{a.repeat}] {run['command']}: {shown}", flush=True)
     laplace_results = {(r["value"]["bits"], r["value"]["hash"]) for k, rs in runs.items() if k[0] == "laplace"
                        for r in rs if r["value"]}
+    model_results = {r["value"]["bits"] for k, rs in runs.items() if k[0] == "laplace_model" for r in rs if r["value"]}
     failures = [r for rs in runs.values() for r in rs if r["value"] is None]
     hop_mismatch = [r["command"] for (s, *key), rs in runs.items() if s == "hops" for r in rs
                     if r["value"] and r["value"]["hops"] != key[1]]
@@ -223,7 +268,7 @@ def main() -> int:
            "duration_s": round(time.perf_counter() - t_start, 1),
            "runs": [{"section": k[0], "key": list(k[1:]), "runs": rs} for k, rs in runs.items()]}
     standalone.write(a.out, doc, markdown(doc, runs))
-    return 0 if not failures and doc["laplace_checksums_agree"] else 1
+    return 0 if not failures and doc["laplace_checksums_agree"] and len(model_results) == 1 else 1
 
 
 if __name__ == "__main__":

@@ -97,9 +97,8 @@ static void serve(struct svm_request r) {
     send_mail(r.requester, MAIL_GRANT, r.page, r.requester); /* 5: reply */
   } else if (o != 0 && o - 1 != r.requester) {
     send_mail(o - 1, MAIL_REQUEST, r.page, r.requester); /* ownership moved on: forward */
-  }
+  } /* o == 0: nobody owns the page (its owner left); the requester takes it itself */
   timing_interrupt_leave(&t);
-  /* o == 0: nobody owns the page (its owner left); the requester takes it. */
 }
 
 static void serve_requests(void) {
