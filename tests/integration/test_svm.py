@@ -91,3 +91,8 @@ def test_pool_too_small(build, compile_program):
     res = run_mode(build, compile_program, 2, "counters", 1, options=("--svm-size", "4K"))
     assert res.rc == lib.RC_UE_FAILED, res
     assert re.search(r"svm_init on UE \d: the SVM pool of 4096 bytes holds no page \(rccerun --svm-size\)", res.err), res
+
+
+def test_bad_svm_size_option(build):
+    res = rccerun(build, "--svm-size", "lots", "-nue", 2, "true")
+    assert res.rc == lib.RC_USAGE and "--svm-size needs a size like 64M, got 'lots'" in res.err, res
