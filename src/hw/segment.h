@@ -101,6 +101,7 @@ struct hw_ue {
    * that rang, and the process the doorbell signal goes to. */
   _Atomic uint64_t gic_pending[HW_MAX_UES / 64] HW_ALIGNED;
   _Atomic int32_t mailbox_state; /* enum hw_mailbox_state */
+  _Atomic int32_t mailbox_waiting; /* > 0 while the UE waits and checks its status itself */
 };
 
 enum hw_mailbox_state { HW_MAILBOX_NONE = 0, HW_MAILBOX_READY = 1, HW_MAILBOX_GONE = 2 };

@@ -121,8 +121,12 @@ void mb_ring_doorbell(int dest) {
   struct hw_ue *d = hw_ue(&rcce_g.job, dest);
   if (mb.irq) {
     int me = rcce_g.ue;
-    uint64_t old = __atomic_fetch_or(&d->gic_pending[me / 64], 1ull << (me % 64), __ATOMIC_ACQ_REL);
-    if (!old) kill((pid_t)d->pid, mb.signo); /* a clear status means no interrupt is on its way */
+    /* A clear status means no interrupt is on its way: send one, unless the
+     * receiver is waiting and checks its status itself (mb_wait).  The
+     * locked fetch_or orders our bit before reading mailbox_waiting; the
+     * waiter clears that flag before its last check (mb_wait). */
+    uint64_t old = __atomic_fetch_or(&d->gic_pending[me / 64], 1ull << (me % 64), __ATOMIC_SEQ_CST);
+    if (!old && !__atomic_load_n(&d->mailbox_waiting, __ATOMIC_SEQ_CST)) kill((pid_t)d->pid, mb.signo);
   }
   hw_ring(&rcce_g.job, dest); /* a receiver asleep in a wait */
 }

@@ -228,9 +228,16 @@ static int cond_or_mail(void *p) {
 
 void mb_wait(int (*cond)(void *), void *arg, const struct hw_wait_desc *why) {
   struct wait_arg w = {cond, arg};
+  /* While waiting this UE checks its interrupt status itself, so senders
+   * need not signal it (mb_ring_doorbell); a sender that saw the flag set
+   * left its bit for the check after the flag is cleared. */
+  _Atomic int32_t *waiting = &hw_ue(&rcce_g.job, rcce_g.ue)->mailbox_waiting;
+  __atomic_fetch_add(waiting, 1, __ATOMIC_SEQ_CST);
   for (;;) {
     mb_dispatch();
-    if (cond(arg)) return;
+    if (cond(arg)) break;
     hw_wait_cond(&rcce_g.job, rcce_g.ue, cond_or_mail, &w, why);
   }
+  __atomic_fetch_sub(waiting, 1, __ATOMIC_SEQ_CST);
+  if (mb_pending()) mb_dispatch();
 }
