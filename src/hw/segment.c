@@ -66,6 +66,7 @@ static void init_contents(const struct hw_job_params *p, struct hw_job *job) {
   h->scheme = p->scheme;
   h->model = p->model;
   h->mailbox_irq = p->mailbox_irq;
+  h->svm_check = p->svm_check;
   h->trace_level = p->trace_level;
   h->trace_ticks0 = hw_trace_clock();
   h->trace_ns0 = hw_trace_monotonic_ns();

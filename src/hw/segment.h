@@ -150,7 +150,7 @@ struct hw_header {
   int32_t model;          /* virtual clocks and the power model (rccerun --model) */
   int32_t initial_vlevel; /* every domain's voltage level at the start */
   int32_t mailbox_irq;    /* mailboxes ring doorbells (rccerun --mailbox irq), else polling */
-  int32_t mailbox_pad;
+  int32_t svm_check;      /* lazy-release pages behave like the SCC's caches (rccerun --svm-check) */
   /* Model mode: one time stamp per bit of every MPB line (flags and
    * barriers carry their writer's virtual time, docs/model.md), and the
    * voltage log of every domain. */
@@ -180,6 +180,7 @@ struct hw_job_params {
   uint64_t shared_bytes;
   uint64_t svm_bytes;       /* SVM pool (rccerun --svm-size) */
   int mailbox_irq;          /* doorbells on (rccerun --mailbox irq) */
+  int svm_check;            /* rccerun --svm-check */
   int debug;
   int initial_divider;
   int spin_limit;

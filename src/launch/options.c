@@ -25,6 +25,7 @@ static const char usage[] =
     "  --shm-size BYTES       off-chip shared memory for RCCE_shmalloc (default 256M; K/M/G suffixes)\n"
     "  --svm-size BYTES       page frames for svm_alloc (default 64M)\n"
     "  --mailbox irq|poll     mailboxes ring a doorbell interrupt (default) or are polled\n"
+    "  --svm-check            lazy-release SVM pages are cached as on the SCC: stale until an acquire\n"
     "  --debug                print RCCE errors as they are returned\n"
     "  --no-single-copy       move large messages in MPB chunks only\n"
     "  --flags normal|tagged  tagged: messages up to 28 bytes travel inside the sent flag (big flags)\n"
@@ -167,6 +168,10 @@ int launch_parse(int argc, char **argv, struct launch_options *o) {
     }
     if (!strcmp(a, "--debug")) {
       o->job.debug = 1;
+      continue;
+    }
+    if (!strcmp(a, "--svm-check")) {
+      o->job.svm_check = 1;
       continue;
     }
     if (!strcmp(a, "--no-single-copy")) {

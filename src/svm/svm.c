@@ -97,6 +97,7 @@ static int layout_pool(void) {
 }
 
 static void svm_depart(void) {
+  if (svm.check) svm_cache_release(); /* the last writes reach memory */
   svm_fault_depart();
   svm.departed = 1;
 }
@@ -122,7 +123,14 @@ int svm_init(void) {
   svm.readonly = calloc(svm.npages, 1);
   svm.mapped = calloc(svm.npages, 1);
   svm.alloc_pages = calloc(svm.npages, sizeof *svm.alloc_pages);
-  if (!svm.model || !svm.readonly || !svm.mapped || !svm.alloc_pages || range_alloc_init(&svm.vspace, svm.npages) ||
+  svm.touched = calloc(svm.npages, 1);
+  svm.check = rcce_g.job.hdr->svm_check;
+  if (svm.check) {
+    svm.copies = calloc(svm.npages, sizeof *svm.copies);
+    svm.twins = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  }
+  if (!svm.model || !svm.readonly || !svm.mapped || !svm.alloc_pages || !svm.touched ||
+      (svm.check && (!svm.copies || svm.twins == MAP_FAILED)) || range_alloc_init(&svm.vspace, svm.npages) ||
       svm_fault_start() != 0)
     return svm_fail(SVM_ERROR_NOMEM, "svm_init", "out of memory for the page tables");
   rcce_at_finalize(svm_depart);
@@ -161,8 +169,10 @@ int svm_free(void *p) {
   if (first < 0 || (unsigned char *)p != svm_page_addr((size_t)first) || !svm.alloc_pages[first])
     return svm_fail(SVM_ERROR_ARG, "svm_free", "%p was not returned by svm_alloc (or is freed already)", p);
   size_t n = svm.alloc_pages[first];
+  if (svm.check) svm_cache_forget((size_t)first, n);
   mmap(p, n * SVM_PAGE_SIZE, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED, -1, 0);
   memset(svm.model + first, 0, n);
+  memset(svm.touched + first, 0, n);
   memset(svm.readonly + first, 0, n);
   memset(svm.mapped + first, 0, n);
   svm.alloc_pages[first] = 0;
@@ -176,6 +186,7 @@ int svm_free(void *p) {
 int svm_protect_readonly(void *p, size_t bytes) {
   TIMING_SCOPE();
   if (!svm.ready) return svm_fail(SVM_ERROR_NOT_INIT, "svm_protect_readonly", "call svm_init first");
+  svm_flush(); /* everybody's writes reach memory before the pages freeze */
   int rc = collective(OP_READONLY, 0, (uint64_t)(uintptr_t)p, bytes);
   if (rc != SVM_SUCCESS) return rc;
   int64_t first = svm_page_of(p), last = bytes ? svm_page_of((unsigned char *)p + bytes - 1) : -1;
@@ -187,7 +198,8 @@ int svm_protect_readonly(void *p, size_t bytes) {
    * nobody owns them any more, every UE may map them for reading. */
   for (int64_t q = first; q <= last; q++) {
     svm.readonly[q] = 1;
-    if (svm.mapped[q] != SVM_MAPPED_NONE) svm_map((size_t)q, SVM_MAPPED_READ);
+    if (svm.check && svm.model[q] == SVM_LAZY_RELEASE) svm_cache_forget((size_t)q, 1); /* the frame from now on */
+    else if (svm.mapped[q] != SVM_MAPPED_NONE) svm_map((size_t)q, SVM_MAPPED_READ);
   }
   RCCE_barrier(&RCCE_COMM_WORLD);
   return SVM_SUCCESS;
@@ -195,10 +207,15 @@ int svm_protect_readonly(void *p, size_t bytes) {
 
 /* seed 003 section 3: the SVM's pages are write-through, so a release only
  * flushes the write-combine buffer, and an acquire invalidates L1 lines
- * tagged MPBT (CL1INVMB).  This host keeps memory coherent: both are fences. */
-void svm_flush(void) { __atomic_thread_fence(__ATOMIC_SEQ_CST); }
+ * tagged MPBT (CL1INVMB).  This host keeps memory coherent, so both are
+ * fences -- unless --svm-check keeps private copies (cache.c). */
+void svm_flush(void) {
+  if (svm.check) svm_cache_release();
+  __atomic_thread_fence(__ATOMIC_SEQ_CST);
+}
 void svm_invalidate(void) {
   TIMING_SCOPE();
+  if (svm.check) svm_cache_acquire();
   __atomic_thread_fence(__ATOMIC_SEQ_CST);
   timing_cycles(1); /* ref 1 "MPBT type": CL1INVMB takes one cycle */
 }

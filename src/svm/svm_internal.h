@@ -70,6 +70,12 @@ struct svm_state {
   unsigned char *readonly;       /* per page */
   unsigned char *mapped;         /* per page: enum svm_prot in this UE */
   uint32_t *alloc_pages;         /* per first page of an area: its length in pages */
+  unsigned char *touched;        /* per page: this UE has faulted on it before (model mode charges the first) */
+  /* rccerun --svm-check (cache.c): private copies of lazy-release pages. */
+  int check;
+  unsigned char *twins;          /* per page: the copy before its first write since the last release */
+  uint32_t *copies;              /* pages with a copy, in the order taken */
+  size_t ncopies;
   uint64_t calls;                /* collective calls made */
   int last_error;
   /* Strong model, fault.c. */
@@ -101,6 +107,14 @@ uint32_t svm_frame_of(size_t page);
 void svm_frames_release(size_t first, size_t n);
 /* Map page as prot (enum svm_prot) from its frame; 0 or -1. */
 int svm_map(size_t page, int prot);
+
+/* cache.c (rccerun --svm-check): the fault of a lazy-release page, release
+ * (this UE's written bytes into the frames), acquire (release, then drop
+ * every copy), and dropping the copies of pages [first, first+n). */
+void svm_cache_fault(size_t page, int write);
+void svm_cache_release(void);
+void svm_cache_acquire(void);
+void svm_cache_forget(size_t first, size_t n);
 
 /* fault.c */
 int svm_fault_start(void);    /* page-fault and trap handlers, mailbox hooks */

@@ -96,3 +96,25 @@ def test_pool_too_small(build, compile_program):
 def test_bad_svm_size_option(build):
     res = rccerun(build, "--svm-size", "lots", "-nue", 2, "true")
     assert res.rc == lib.RC_USAGE and "--svm-size needs a size like 64M, got 'lots'" in res.err, res
+
+
+def test_svm_check_shows_stale_reads_without_acquire(build, compile_program):
+    """--svm-check keeps the SCC's caches for lazy-release pages: a re-read without an
+    acquire sees the old value; the coherent default already sees the new one."""
+    res = run_mode(build, compile_program, 3, "stale", options=("--svm-check",))
+    ok(res, "stale", 3)
+    assert "svm: stale: before the acquire 0, after it 42" in res.out, res
+    res = run_mode(build, compile_program, 3, "stale")
+    ok(res, "stale", 3)
+    assert "svm: stale: before the acquire 42, after it 42" in res.out, res
+
+
+@pytest.mark.parametrize("args", [("counters", 40, "lazy"), ("visibility", "lazy"), ("readonly",)],
+                         ids=["counters", "visibility", "readonly"])
+@pytest.mark.parametrize("nue", [3, 48])
+def test_svm_check_keeps_correct_programs_correct(build, compile_program, nue, args):
+    res = run_mode(build, compile_program, nue, *args, options=("--svm-check",))
+    if args[0] == "readonly":
+        assert res.rc == lib.RC_UE_FAILED and "in a read-only SVM area" in res.err, res
+    else:
+        ok(res, args[0], nue)

@@ -58,8 +58,8 @@ def assert_ok(app: str, res: lib.Result):
     assert res.err_lines == [], f"unexpected stderr:\n{res}"
 
 
-def run_laplace(build, nue: int, variant: str, iters: int, rows: int) -> re.Match:
-    res = rccerun(build, "-nue", nue, build.app("laplace"), variant, iters, rows)
+def run_laplace(build, nue: int, variant: str, iters: int, rows: int, opts=()) -> re.Match:
+    res = rccerun(build, *opts, "-nue", nue, build.app("laplace"), variant, iters, rows)
     assert_ok("laplace", res)
     lines = LAPLACE.findall(res.out)
     m = LAPLACE.search(res.out)
@@ -78,6 +78,13 @@ def run_laplace(build, nue: int, variant: str, iters: int, rows: int) -> re.Matc
 def test_laplace_matches_python(build, variant, nue):
     """Every variant and UE count gives the bits of the serial computation."""
     m = run_laplace(build, nue, variant, SMALL_ITERS, SMALL_ROWS)
+    assert (m["bits"], m["hash"]) == laplace_reference(SMALL_ROWS, SMALL_ITERS), m.group(0)
+
+
+@pytest.mark.parametrize("nue", (2, 4))
+def test_laplace_lazy_under_svm_check_matches_python(build, nue):
+    """With caches as on the SCC (--svm-check) the lazy variant is still right: its barriers release and acquire."""
+    m = run_laplace(build, nue, "lazy", SMALL_ITERS, SMALL_ROWS, opts=("--svm-check",))
     assert (m["bits"], m["hash"]) == laplace_reference(SMALL_ROWS, SMALL_ITERS), m.group(0)
 
 

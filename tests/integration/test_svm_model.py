@@ -71,3 +71,12 @@ def test_laplace_variants_agree_in_model_mode(build, scratch):
     sums = {v: re.search(r"checksum=(\S+)", model(build, scratch, 4, app, v, 3, 64).out)[1]
             for v in ("mp", "strong", "lazy")}
     assert len(set(sums.values())) == 1, sums
+
+
+def test_svm_check_charges_only_first_faults(build, scratch):
+    """--svm-check refaults lazy pages after every acquire (cache misses, not charged):
+    Table 1's rows, all first faults, stay what they are without it."""
+    app = lib.counted_app(build, "svm_table1")
+    plain = table1(model(build, scratch, 2, app, opts=("--cores", "0,30")))
+    checked = table1(model(build, scratch, 2, app, opts=("--cores", "0,30", "--svm-check")))
+    assert checked == plain

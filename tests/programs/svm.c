@@ -10,6 +10,9 @@
  *                     after svm_lock / svm_barrier
  *   affinity CORES..  a page's frame sits behind the controller nearest to the
  *                     first toucher's tile
+ *   stale             a lazy page re-read without an acquire: with rccerun
+ *                     --svm-check the reader sees its stale copy, after
+ *                     svm_invalidate the new value (prints what it saw)
  *   readonly          read-only pages read fine everywhere; then the last UE
  *                     writes one and must be stopped
  *   misuse            documented errors of svm_* calls
@@ -127,6 +130,27 @@ static void affinity(int core) {
   svm_free(pages);
 }
 
+static void stale(void) {
+  volatile int32_t *x = alloc_or_fail(SVM_PAGE_SIZE, SVM_LAZY_RELEASE);
+  svm_barrier();
+  int32_t first = me == 1 ? x[0] : 0; /* UE 1 reads the page: its copy holds 0 */
+  RCCE_barrier(&RCCE_COMM_WORLD);
+  if (me == 0) {
+    x[0] = 42;
+    svm_flush(); /* release */
+  }
+  RCCE_barrier(&RCCE_COMM_WORLD); /* no acquire in UE 1 */
+  if (me == 1) {
+    int32_t before = x[0];
+    svm_invalidate(); /* acquire */
+    int32_t after = x[0];
+    if (first != 0 || after != 42) fail("read %d at first and %d after svm_invalidate", first, after);
+    printf("svm: stale: before the acquire %d, after it %d\n", before, after);
+  }
+  svm_barrier();
+  svm_free((void *)x);
+}
+
 static void readonly(void) {
   int32_t *table = alloc_or_fail(5 * SVM_PAGE_SIZE, SVM_STRONG);
   if (me == 0)
@@ -196,6 +220,7 @@ int RCCE_APP(int argc, char **argv) {
       affinity(atoi(argv[2 + me]));
     }
     else if (!strcmp(mode, "readonly")) readonly();
+    else if (!strcmp(mode, "stale")) stale();
     else if (!strcmp(mode, "stray")) stray();
     else fail("unknown mode '%s'", mode);
   }
