@@ -131,7 +131,6 @@ int mailbox_send(int dest, const void *msg, size_t len) {
 int mb_take_slot(int sender) {
   volatile uint32_t *hdr = mb_header(rcce_g.ue, sender);
   uint32_t h = __atomic_load_n(hdr, __ATOMIC_ACQUIRE);
-  mb.slots_checked++;
   if (!(h & MB_FLAG_FULL)) return 0;
   struct mb_mail m = {.src = (int16_t)sender, .len = (uint8_t)(h >> 8), .kind = (uint8_t)(h >> 16)};
   if (m.len > MAILBOX_MAX_LEN) m.len = MAILBOX_MAX_LEN;
