@@ -158,6 +158,16 @@ def markdown(doc: dict, runs: dict) -> str:
     r = doc["repeat"]
     def get(section, *key):
         return runs.get((section, *key), [])
+    def laplace_table(section, fmt, ratio_digits):
+        rows = ["| UEs | mp (iRCCE) s | strong s | lazy release s | strong / mp | lazy / mp |",
+                "| ---: | ---: | ---: | ---: | ---: | ---: |"]
+        for nue in LAPLACE_UES:
+            t = {v: median_of(get(section, v, nue), lambda x: x["time_s"])[0] for v in LAPLACE_VARIANTS}
+            ratio = lambda v: f"{t[v] / t['mp']:.{ratio_digits}f}x" if t[v] and t["mp"] else ""
+            rows.append(f"| {nue} | " + " | ".join(cell(get(section, v, nue), lambda x: x["time_s"], fmt)
+                                                  for v in LAPLACE_VARIANTS) + f" | {ratio('strong')} | {ratio('lazy')} |")
+        return rows
+
     out = ["# Mailboxes and shared virtual memory (seed 003, section 7)", "",
            f"`{doc['command']}` on {doc['host']['node']} ({doc['host']['cpus']} CPUs), {doc['date']}; "
            f"{r} runs per cell, interleaved; medians. Native times are host time, model-mode times virtual SCC "
@@ -168,13 +178,7 @@ def markdown(doc: dict, runs: dict) -> str:
             f"{doc['laplace_iterations']} iterations (the paper: 5000), the program's timed iterations in seconds "
             "(maximum over UEs). All runs of all variants and UE counts gave the same checksum bits: "
             f"**{'yes' if doc['laplace_checksums_agree'] else 'NO'}**.", "",
-            "| UEs | mp (iRCCE) s | strong s | lazy release s | strong / mp | lazy / mp |",
-            "| ---: | ---: | ---: | ---: | ---: | ---: |"]
-    for nue in LAPLACE_UES:
-        t = {v: median_of(get("laplace", v, nue), lambda x: x["time_s"])[0] for v in LAPLACE_VARIANTS}
-        ratio = lambda v: f"{t[v] / t['mp']:.2f}x" if t[v] and t["mp"] else ""
-        out.append(f"| {nue} | " + " | ".join(cell(get("laplace", v, nue), lambda x: x["time_s"], "{:.4f}")
-                                             for v in LAPLACE_VARIANTS) + f" | {ratio('strong')} | {ratio('lazy')} |")
+            *laplace_table("laplace", "{:.4f}", 2)]
 
     model_sums = {r["value"]["bits"] for (sec, *_), rs in runs.items() if sec == "laplace_model" for r in rs if r["value"]}
     out += ["", f"Model mode: the counted build, `rccerun -nue N --model scc laplace VARIANT {LAPLACE_MODEL_ITERATIONS}`, "
@@ -182,13 +186,7 @@ def markdown(doc: dict, runs: dict) -> str:
             "run for mp and lazy; the strong model's time varies from run to run, because how often two neighbours "
             "take a boundary page from each other depends on the order they touch it on the host (docs/svm.md). "
             f"All variants and UE counts gave the same checksum bits: **{'yes' if len(model_sums) == 1 else 'NO'}**.",
-            "", "| UEs | mp (iRCCE) s | strong s | lazy release s | strong / mp | lazy / mp |",
-            "| ---: | ---: | ---: | ---: | ---: | ---: |"]
-    for nue in LAPLACE_UES:
-        t = {v: median_of(get("laplace_model", v, nue), lambda x: x["time_s"])[0] for v in LAPLACE_VARIANTS}
-        ratio = lambda v: f"{t[v] / t['mp']:.3f}x" if t[v] and t["mp"] else ""
-        out.append(f"| {nue} | " + " | ".join(cell(get("laplace_model", v, nue), lambda x: x["time_s"], "{:.6f}")
-                                             for v in LAPLACE_VARIANTS) + f" | {ratio('strong')} | {ratio('lazy')} |")
+            "", *laplace_table("laplace_model", "{:.6f}", 3)]
 
     out += ["", "## Table 1: average overhead of the SVM system (seed 003 section 7.2.1)", "",
             "`rccerun -nue 2 --cores 0,30 svm_table1` (native) and the counted build with `--model scc` (model). "
