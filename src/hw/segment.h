@@ -63,6 +63,9 @@ struct hw_counters {
   uint64_t msgs_sent, bytes_sent, msgs_recv, bytes_recv;
   uint64_t puts, put_bytes, gets, get_bytes;
   uint64_t flag_writes, barriers, sleeps;
+  /* Mailboxes and SVM (updated atomically: interrupt handlers count too). */
+  uint64_t mails_sent, mails_recv, doorbells, interrupts;
+  uint64_t svm_faults, svm_frames, svm_acquired, svm_served, svm_forwarded;
 };
 
 /* Model mode (rccerun --model): a UE's virtual clock and its core's energy,
@@ -102,6 +105,7 @@ struct hw_ue {
   _Atomic uint64_t gic_pending[HW_MAX_UES / 64] HW_ALIGNED;
   _Atomic int32_t mailbox_state; /* enum hw_mailbox_state */
   _Atomic int32_t mailbox_waiting; /* > 0 while the UE waits and checks its status itself */
+  int32_t svm_on;                  /* svm_init succeeded (summary.json shows the svm counters) */
 };
 
 enum hw_mailbox_state { HW_MAILBOX_NONE = 0, HW_MAILBOX_READY = 1, HW_MAILBOX_GONE = 2 };

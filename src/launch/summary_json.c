@@ -73,6 +73,15 @@ static void write_ue(FILE *f, const struct hw_job *job, uint32_t u) {
             (unsigned long long)(hw_trace(job, (int)u)->n_events > h->trace_capacity
                                      ? hw_trace(job, (int)u)->n_events - h->trace_capacity
                                      : 0));
+  if (ue->mailbox_state != HW_MAILBOX_NONE)
+    fprintf(f, ", \"mails_sent\": %llu, \"mails_recv\": %llu, \"doorbells\": %llu, \"interrupts\": %llu",
+            (unsigned long long)k->mails_sent, (unsigned long long)k->mails_recv, (unsigned long long)k->doorbells,
+            (unsigned long long)k->interrupts);
+  if (ue->svm_on)
+    fprintf(f, ", \"svm_faults\": %llu, \"svm_frames\": %llu, \"svm_acquired\": %llu, \"svm_served\": %llu, "
+               "\"svm_forwarded\": %llu",
+            (unsigned long long)k->svm_faults, (unsigned long long)k->svm_frames, (unsigned long long)k->svm_acquired,
+            (unsigned long long)k->svm_served, (unsigned long long)k->svm_forwarded);
   if (h->model) {
     const struct hw_vclock *c = &ue->clock;
     fprintf(f, ", \"seconds\": %.9g, \"compute_s\": %.9g, \"comm_s\": %.9g, \"wait_s\": %.9g, \"dynamic_j\": %.9g, "

@@ -104,6 +104,7 @@ static void on_doorbell(int sig, siginfo_t *info, void *ctx) {
   struct hw_wait_desc wait = me->wait;
   uint64_t taken_before = mb.taken;
   mb.in_handler++;
+  MB_COUNT(interrupts);
   if (timing_enabled) timing_enter();
   mb_dispatch();
   if (timing_enabled) timing_leave();
@@ -123,7 +124,10 @@ void mb_ring_doorbell(int dest) {
      * locked fetch_or orders our bit before reading mailbox_waiting; the
      * waiter clears that flag before its last check (mb_wait). */
     uint64_t old = __atomic_fetch_or(&d->gic_pending[me / 64], 1ull << (me % 64), __ATOMIC_SEQ_CST);
-    if (!old && !__atomic_load_n(&d->mailbox_waiting, __ATOMIC_SEQ_CST)) kill((pid_t)d->pid, mb.signo);
+    if (!old && !__atomic_load_n(&d->mailbox_waiting, __ATOMIC_SEQ_CST)) {
+      kill((pid_t)d->pid, mb.signo);
+      MB_COUNT(doorbells);
+    }
   }
   hw_ring(&rcce_g.job, dest); /* a receiver asleep in a wait */
 }

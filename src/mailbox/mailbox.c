@@ -108,6 +108,7 @@ int mb_send_kind(int dest, const void *msg, size_t len, int kind) {
        * may send to dest again and must find this mail announced. */
       mb_ring_doorbell(dest);
       mb_leave();
+      MB_COUNT(mails_sent);
       if (kind == MB_KIND_USER) rcce_count_message(1, dest, len);
       return MAILBOX_SUCCESS;
     }
@@ -144,6 +145,7 @@ int mb_take_slot(int sender) {
   }
   __atomic_store_n(hdr, 0, __ATOMIC_RELEASE);
   mb.taken++;
+  MB_COUNT(mails_recv);
   hw_ring(&rcce_g.job, sender); /* a sender may wait for this slot */
   return 1;
 }

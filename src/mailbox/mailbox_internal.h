@@ -74,6 +74,9 @@ static inline unsigned char *mb_payload(int owner, int sender) {
   return rcce_mpb_of(owner) + (mb.slot_line + (uint64_t)sender) * rcce_g.line;
 }
 
+/* Count one event in this UE's counters (safe against our own handlers). */
+#define MB_COUNT(field) __atomic_fetch_add(&rcce_counters()->field, 1, __ATOMIC_RELAXED)
+
 /* Critical sections against this process's own doorbell handler. */
 static inline void mb_enter(void) {
   mb.critical++;

@@ -93,10 +93,12 @@ static void serve(struct svm_request r) {
     svm_map(r.page, SVM_MAPPED_NONE); /* 3: clear the access permission */
     svm_flush();                      /*    and flush */
     __atomic_store_n(&svm.owner[r.page], r.requester + 1, __ATOMIC_RELEASE); /* 4: the new owner */
+    MB_COUNT(svm_served);
     if (timing_enabled) timing_ddr_word(svm.owner_shared_off + (uint64_t)r.page * sizeof(int32_t), 1);
     send_mail(r.requester, MAIL_GRANT, r.page, r.requester); /* 5: reply */
   } else if (o != 0 && o - 1 != r.requester) {
     send_mail(o - 1, MAIL_REQUEST, r.page, r.requester); /* ownership moved on: forward */
+    MB_COUNT(svm_forwarded);
   } /* o == 0: nobody owns the page (its owner left); the requester takes it itself */
   timing_interrupt_leave(&t);
 }
@@ -146,7 +148,10 @@ static void acquire(size_t page) {
     struct hw_wait_desc why = {.kind = HW_WAIT_SVM_PAGE, .peer = o - 1};
     mb_wait(owner_changed_or_granted, &w, &why);
   }
-  if (asked) mb_charge_arrival(svm.grant_src, svm.grant_stamp);
+  if (asked) {
+    mb_charge_arrival(svm.grant_src, svm.grant_stamp);
+    MB_COUNT(svm_acquired);
+  }
 }
 
 static void die(const char *fmt, const void *addr) {
@@ -173,6 +178,7 @@ static void on_segv(int sig, siginfo_t *info, void *vctx) {
   }
   int saved_errno = errno;
   int write = (uc->uc_mcontext.gregs[REG_ERR] & PF_WRITE) != 0;
+  MB_COUNT(svm_faults);
   if (timing_enabled) {
     timing_enter();
     /* With --svm-check a lazy page faults again after every acquire: those

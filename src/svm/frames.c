@@ -61,6 +61,7 @@ uint32_t svm_frame_of(size_t page) {
       _exit(1);
     }
     svm.frame_used[got] = 1;
+    MB_COUNT(svm_frames);
     svm.pool->frames_allocated++;
     memset(svm.frames + (size_t)got * SVM_PAGE_SIZE, 0, SVM_PAGE_SIZE); /* a fresh page reads as zeros */
     timing_cycles(rcce_g.job.hdr->chip.time.svm_frame_cycles);

@@ -136,6 +136,7 @@ int svm_init(void) {
   rcce_at_finalize(svm_depart);
   int rc = collective(OP_INIT, 0, svm.npages, 0);
   svm.ready = rc == SVM_SUCCESS;
+  hw_ue(&rcce_g.job, rcce_g.ue)->svm_on = svm.ready;
   return rc;
 }
 

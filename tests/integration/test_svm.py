@@ -118,3 +118,25 @@ def test_svm_check_keeps_correct_programs_correct(build, compile_program, nue, a
         assert res.rc == lib.RC_UE_FAILED and "in a read-only SVM area" in res.err, res
     else:
         ok(res, args[0], nue)
+
+
+@pytest.mark.parametrize("mailbox", MAILBOX)
+def test_summary_counts_mails_and_page_handovers(build, scratch, mailbox):
+    """summary.json's mailbox and SVM counters add up (svm_table1: UE 0 first-touches every page of
+    both 4 MB areas; every strong page UE 1 gets, UE 0 gives, and the other way round)."""
+    job = scratch / "job"
+    res = rccerun(build, "--trace", "counters", "--job-dir", job, "--mailbox", mailbox, "-nue", 2, "--cores", "0,30",
+                  build.app("svm_table1"))
+    assert res.rc == lib.RC_OK, res
+    ue0, ue1 = lib.check_summary(job / "summary.json")["ues"]
+    assert (ue0["svm_frames"], ue1["svm_frames"]) == (2048, 0)
+    assert ue0["svm_acquired"] == ue1["svm_served"] > 0 and ue1["svm_acquired"] == ue0["svm_served"] > 0
+    assert ue0["svm_forwarded"] == ue1["svm_forwarded"] == 0  # two UEs: every request reaches the owner
+    sent, recv = ue0["mails_sent"] + ue1["mails_sent"], ue0["mails_recv"] + ue1["mails_recv"]
+    assert recv <= sent and sent >= 2 * (ue0["svm_acquired"] + ue1["svm_acquired"])  # a request and a grant each
+    for me, other in ((ue0, ue1), (ue1, ue0)):
+        assert me["svm_faults"] >= me["svm_acquired"]
+        if mailbox == "irq":
+            assert me["interrupts"] <= other["doorbells"] <= other["mails_sent"]
+        else:
+            assert me["doorbells"] == 0
