@@ -1,20 +1,11 @@
 /* Mailboxes: setup, send, receive, the queue of taken user mails (protocol
  * in mailbox_internal.h). */
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "mailbox_internal.h"
 
 struct mb_state mb;
-
-__attribute__((format(printf, 3, 4))) static int mb_fail(int code, const char *where, const char *fmt, ...) {
-  va_list ap;
-  va_start(ap, fmt);
-  rcce_vreport(code, where, fmt, ap);
-  va_end(ap);
-  return code;
-}
 
 const char *mailbox_error_string(int code) {
   switch (code) {
@@ -49,20 +40,20 @@ static void mb_depart(void) {
 int mailbox_init(void) {
   TIMING_SCOPE();
   if (!rcce_g.initialized || rcce_g.finalized)
-    return mb_fail(MAILBOX_ERROR_NOT_INIT, "mailbox_init", "call RCCE_init first");
+    return rcce_report(MAILBOX_ERROR_NOT_INIT, "mailbox_init", "call RCCE_init first");
   if (mb.ready) return MAILBOX_SUCCESS;
   if (rcce_g.queued || rcce_g.extra_waiting)
-    return mb_fail(MAILBOX_ERROR_BUSY, "mailbox_init", "%d iRCCE requests are pending", rcce_g.queued);
+    return rcce_report(MAILBOX_ERROR_BUSY, "mailbox_init", "%d iRCCE requests are pending", rcce_g.queued);
   /* seed 003 section 5: one line per sending core in every receiver's MPB. */
   int64_t line = rcce_reserve_mpb_lines((uint64_t)rcce_g.nue);
   if (line < 0)
-    return mb_fail(MAILBOX_ERROR_MPB, "mailbox_init", "%d mailboxes of 32 bytes do not fit the free MPB (%d lines)",
+    return rcce_report(MAILBOX_ERROR_MPB, "mailbox_init", "%d mailboxes of 32 bytes do not fit the free MPB (%d lines)",
                    rcce_g.nue, (int)(RCCE_chunk / rcce_g.line));
   mb.slot_line = (uint64_t)line;
   mb.irq = rcce_g.job.hdr->mailbox_irq;
   memset(mb_payload(rcce_g.ue, 0), 0, (size_t)rcce_g.nue * rcce_g.line);
   if (mb_doorbell_start() != 0)
-    return mb_fail(MAILBOX_ERROR_NOT_INIT, "mailbox_init", "cannot install the doorbell signal");
+    return rcce_report(MAILBOX_ERROR_NOT_INIT, "mailbox_init", "cannot install the doorbell signal");
   mb.ready = 1;
   rcce_at_finalize(mb_depart);
   __atomic_store_n(&hw_ue(&rcce_g.job, rcce_g.ue)->mailbox_state, HW_MAILBOX_READY, __ATOMIC_RELEASE);
@@ -72,9 +63,9 @@ int mailbox_init(void) {
 }
 
 static int check_dest(int dest, const char *where) {
-  if (!mb.ready) return mb_fail(MAILBOX_ERROR_NOT_INIT, where, "call mailbox_init first");
+  if (!mb.ready) return rcce_report(MAILBOX_ERROR_NOT_INIT, where, "call mailbox_init first");
   if (dest < 0 || dest >= rcce_g.nue)
-    return mb_fail(MAILBOX_ERROR_DEST, where, "destination %d is no UE of this job (0..%d)", dest, rcce_g.nue - 1);
+    return rcce_report(MAILBOX_ERROR_DEST, where, "destination %d is no UE of this job (0..%d)", dest, rcce_g.nue - 1);
   return MAILBOX_SUCCESS;
 }
 
@@ -93,7 +84,7 @@ int mb_send_kind(int dest, const void *msg, size_t len, int kind) {
   volatile uint32_t *hdr = mb_header(dest, rcce_g.ue);
   struct hw_wait_desc why = {.kind = HW_WAIT_MAILBOX_FULL, .peer = dest};
   for (;;) {
-    if (dest_gone(dest)) return mb_fail(MAILBOX_ERROR_GONE, "mailbox_send", "UE %d has left (RCCE_finalize)", dest);
+    if (dest_gone(dest)) return rcce_report(MAILBOX_ERROR_GONE, "mailbox_send", "UE %d has left (RCCE_finalize)", dest);
     mb_enter();
     if (slot_empty((void *)hdr)) {
       if (timing_enabled) timing_flag_seen(hdr, 0, 0); /* the remote read that found it empty */
@@ -123,9 +114,9 @@ int mailbox_send(int dest, const void *msg, size_t len) {
   TIMING_SCOPE();
   int rc = check_dest(dest, "mailbox_send");
   if (rc != MAILBOX_SUCCESS) return rc;
-  if (!msg && len) return mb_fail(MAILBOX_ERROR_ARG, "mailbox_send", "NULL mail of %d bytes", (int)len);
+  if (!msg && len) return rcce_report(MAILBOX_ERROR_ARG, "mailbox_send", "NULL mail of %d bytes", (int)len);
   if (len > MAILBOX_MAX_LEN)
-    return mb_fail(MAILBOX_ERROR_LEN, "mailbox_send", "mail of %d bytes is longer than %d", (int)len, MAILBOX_MAX_LEN);
+    return rcce_report(MAILBOX_ERROR_LEN, "mailbox_send", "mail of %d bytes is longer than %d", (int)len, MAILBOX_MAX_LEN);
   return mb_send_kind(dest, msg, len, MB_KIND_USER);
 }
 
@@ -162,11 +153,11 @@ static int queue_nonempty(void *unused) { return mb.qhead != mb.qtail; }
 
 int mailbox_recv(int *src, void *msg, size_t *len, int flags) {
   TIMING_SCOPE();
-  if (!mb.ready) return mb_fail(MAILBOX_ERROR_NOT_INIT, "mailbox_recv", "call mailbox_init first");
+  if (!mb.ready) return rcce_report(MAILBOX_ERROR_NOT_INIT, "mailbox_recv", "call mailbox_init first");
   if (!src || !msg || !len || (flags & ~MAILBOX_NONBLOCK))
-    return mb_fail(MAILBOX_ERROR_ARG, "mailbox_recv", "NULL pointer or unknown flags 0x%x", flags);
+    return rcce_report(MAILBOX_ERROR_ARG, "mailbox_recv", "NULL pointer or unknown flags 0x%x", flags);
   if (mb.user_handler || mb.in_handler)
-    return mb_fail(MAILBOX_ERROR_HANDLER, "mailbox_recv", "a handler takes the mails");
+    return rcce_report(MAILBOX_ERROR_HANDLER, "mailbox_recv", "a handler takes the mails");
   struct hw_wait_desc why = {.kind = HW_WAIT_MAIL, .peer = -1};
   struct mb_mail m;
   for (;;) {
@@ -184,7 +175,7 @@ int mailbox_recv(int *src, void *msg, size_t *len, int flags) {
 }
 
 int mailbox_set_handler(void (*fn)(int src, const void *msg, size_t len)) {
-  if (!mb.ready) return mb_fail(MAILBOX_ERROR_NOT_INIT, "mailbox_set_handler", "call mailbox_init first");
+  if (!mb.ready) return rcce_report(MAILBOX_ERROR_NOT_INIT, "mailbox_set_handler", "call mailbox_init first");
   mb.user_handler = fn;
   if (fn) mb_dispatch(); /* mails that waited in the queue */
   return MAILBOX_SUCCESS;

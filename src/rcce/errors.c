@@ -105,9 +105,12 @@ int rcce_error(int category, int code, const char *where, const char *detail_fmt
   return code;
 }
 
-int rcce_vreport(int code, const char *where, const char *fmt, va_list ap) {
+int rcce_report(int code, const char *where, const char *fmt, ...) {
   char detail[256], line[400];
+  va_list ap;
+  va_start(ap, fmt);
   vsnprintf(detail, sizeof detail, fmt, ap);
+  va_end(ap);
   if (rcce_g.ue < 0) snprintf(line, sizeof line, "%s before RCCE_init: %s\n", where, detail);
   else snprintf(line, sizeof line, "%s on UE %d: %s\n", where, rcce_g.ue, detail);
   fputs(line, stderr); /* one write, so lines of several UEs do not mix */

@@ -88,7 +88,7 @@ int rcce_error(int category, int code, const char *where, const char *detail_fmt
     __attribute__((format(printf, 4, 5)));
 int rcce_check_ue(int ue, const char *where);
 /* The layers above: print "WHERE on UE n: DETAIL" (always) and return code. */
-int rcce_vreport(int code, const char *where, const char *fmt, va_list ap);
+int rcce_report(int code, const char *where, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 /* RCCE_ERROR_MESSAGE_LENGTH for a message of `has` bytes from src taken by a receive of `want`. */
 int rcce_length_error(const char *where, int src, size_t has, size_t want);
 

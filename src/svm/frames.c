@@ -57,7 +57,7 @@ uint32_t svm_frame_of(size_t page) {
     int64_t got = take_frame();
     if (got < 0) {
       pool_unlock();
-      svm_fail(SVM_ERROR_NOMEM, "page fault", "no free SVM frame for page %zu (rccerun --svm-size)", page);
+      rcce_report(SVM_ERROR_NOMEM, "page fault", "no free SVM frame for page %zu (rccerun --svm-size)", page);
       _exit(1);
     }
     svm.frame_used[got] = 1;

@@ -1,7 +1,6 @@
 /* SVM: setup, the collective calls (checked to be collective), release and
  * acquire (layout and protocols in svm_internal.h). */
 #define _GNU_SOURCE
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,14 +11,6 @@
 struct svm_state svm = {.wanted = -1};
 
 enum svm_op { OP_INIT = 1, OP_ALLOC, OP_FREE, OP_READONLY };
-
-int svm_fail(int code, const char *where, const char *fmt, ...) {
-  va_list ap;
-  va_start(ap, fmt);
-  rcce_vreport(code, where, fmt, ap);
-  va_end(ap);
-  return code;
-}
 
 const char *svm_error_string(int code) {
   switch (code) {
@@ -69,7 +60,7 @@ static int collective(int op, int model, uint64_t a, uint64_t b) {
   char d0[96], d1[96];
   describe(d0, sizeof d0, &first);
   describe(d1, sizeof d1, &other);
-  return svm_fail(SVM_ERROR_NOT_COLLECTIVE, op_name(op), "not called collectively: UE 0 made call %llu %s, UE %d call %llu %s",
+  return rcce_report(SVM_ERROR_NOT_COLLECTIVE, op_name(op), "not called collectively: UE 0 made call %llu %s, UE %d call %llu %s",
                   (unsigned long long)first.seq, d0, odd, (unsigned long long)other.seq, d1);
 }
 
@@ -104,18 +95,18 @@ static void svm_depart(void) {
 
 int svm_init(void) {
   TIMING_SCOPE();
-  if (!rcce_g.initialized || rcce_g.finalized) return svm_fail(SVM_ERROR_NOT_INIT, "svm_init", "call RCCE_init first");
+  if (!rcce_g.initialized || rcce_g.finalized) return rcce_report(SVM_ERROR_NOT_INIT, "svm_init", "call RCCE_init first");
   if (svm.ready) return SVM_SUCCESS;
   if (mailbox_init() != MAILBOX_SUCCESS)
-    return svm_fail(SVM_ERROR_MAILBOX, "svm_init", "the mailbox system (needed for page ownership) did not start");
+    return rcce_report(SVM_ERROR_MAILBOX, "svm_init", "the mailbox system (needed for page ownership) did not start");
   if (layout_pool() != 0)
-    return svm_fail(SVM_ERROR_NOMEM, "svm_init", "the SVM pool of %llu bytes holds no page (rccerun --svm-size)",
+    return rcce_report(SVM_ERROR_NOMEM, "svm_init", "the SVM pool of %llu bytes holds no page (rccerun --svm-size)",
                     (unsigned long long)rcce_g.job.hdr->svm_bytes);
   size_t bytes = svm.npages * SVM_PAGE_SIZE;
   void *w = mmap(SVM_WINDOW_HINT, bytes, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED_NOREPLACE, -1, 0);
   if (w != SVM_WINDOW_HINT) {
     if (w != MAP_FAILED) munmap(w, bytes);
-    return svm_fail(SVM_ERROR_NOMEM, "svm_init", "cannot reserve %zu bytes of address space at %p for the SVM window", bytes,
+    return rcce_report(SVM_ERROR_NOMEM, "svm_init", "cannot reserve %zu bytes of address space at %p for the SVM window", bytes,
                     SVM_WINDOW_HINT);
   }
   svm.base = w;
@@ -132,7 +123,7 @@ int svm_init(void) {
   if (!svm.model || !svm.readonly || !svm.mapped || !svm.alloc_pages || !svm.touched ||
       (svm.check && (!svm.copies || svm.twins == MAP_FAILED)) || range_alloc_init(&svm.vspace, svm.npages) ||
       svm_fault_start() != 0)
-    return svm_fail(SVM_ERROR_NOMEM, "svm_init", "out of memory for the page tables");
+    return rcce_report(SVM_ERROR_NOMEM, "svm_init", "out of memory for the page tables");
   rcce_at_finalize(svm_depart);
   int rc = collective(OP_INIT, 0, svm.npages, 0);
   svm.ready = rc == SVM_SUCCESS;
@@ -143,14 +134,14 @@ int svm_init(void) {
 void *svm_alloc(size_t bytes, int model) {
   TIMING_SCOPE();
   int rc = svm.ready ? collective(OP_ALLOC, model, bytes, 0)
-                     : svm_fail(SVM_ERROR_NOT_INIT, "svm_alloc", "call svm_init first");
+                     : rcce_report(SVM_ERROR_NOT_INIT, "svm_alloc", "call svm_init first");
   if (rc == SVM_SUCCESS && (bytes == 0 || (model != SVM_STRONG && model != SVM_LAZY_RELEASE)))
-    rc = svm_fail(SVM_ERROR_ARG, "svm_alloc", "%zu bytes of model %d: give bytes > 0 and SVM_STRONG or SVM_LAZY_RELEASE",
+    rc = rcce_report(SVM_ERROR_ARG, "svm_alloc", "%zu bytes of model %d: give bytes > 0 and SVM_STRONG or SVM_LAZY_RELEASE",
                   bytes, model);
   size_t n = (bytes + SVM_PAGE_SIZE - 1) / SVM_PAGE_SIZE;
   int64_t first = rc == SVM_SUCCESS ? range_alloc_low(&svm.vspace, n) : -1;
   if (rc == SVM_SUCCESS && first < 0)
-    rc = svm_fail(SVM_ERROR_NOMEM, "svm_alloc", "%zu pages asked, the SVM window has %llu free in one piece (rccerun --svm-size)",
+    rc = rcce_report(SVM_ERROR_NOMEM, "svm_alloc", "%zu pages asked, the SVM window has %llu free in one piece (rccerun --svm-size)",
                   n, (unsigned long long)range_largest_free(&svm.vspace));
   svm.last_error = rc;
   if (rc != SVM_SUCCESS) return NULL;
@@ -163,12 +154,12 @@ void *svm_alloc(size_t bytes, int model) {
 /* The page of p when p lies in the window, else -1. */
 int svm_free(void *p) {
   TIMING_SCOPE();
-  if (!svm.ready) return svm_fail(SVM_ERROR_NOT_INIT, "svm_free", "call svm_init first");
+  if (!svm.ready) return rcce_report(SVM_ERROR_NOT_INIT, "svm_free", "call svm_init first");
   int rc = collective(OP_FREE, 0, (uint64_t)(uintptr_t)p, 0);
   if (rc != SVM_SUCCESS) return rc;
   int64_t first = svm_page_of(p);
   if (first < 0 || (unsigned char *)p != svm_page_addr((size_t)first) || !svm.alloc_pages[first])
-    return svm_fail(SVM_ERROR_ARG, "svm_free", "%p was not returned by svm_alloc (or is freed already)", p);
+    return rcce_report(SVM_ERROR_ARG, "svm_free", "%p was not returned by svm_alloc (or is freed already)", p);
   size_t n = svm.alloc_pages[first];
   if (svm.check) svm_cache_forget((size_t)first, n);
   mmap(p, n * SVM_PAGE_SIZE, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED, -1, 0);
@@ -186,7 +177,7 @@ int svm_free(void *p) {
 
 int svm_protect_readonly(void *p, size_t bytes) {
   TIMING_SCOPE();
-  if (!svm.ready) return svm_fail(SVM_ERROR_NOT_INIT, "svm_protect_readonly", "call svm_init first");
+  if (!svm.ready) return rcce_report(SVM_ERROR_NOT_INIT, "svm_protect_readonly", "call svm_init first");
   svm_flush(); /* everybody's writes reach memory before the pages freeze */
   int rc = collective(OP_READONLY, 0, (uint64_t)(uintptr_t)p, bytes);
   if (rc != SVM_SUCCESS) return rc;
@@ -194,7 +185,7 @@ int svm_protect_readonly(void *p, size_t bytes) {
   for (int64_t q = first; q >= 0 && q <= last; q++)
     if (!svm.model[q]) last = -1;
   if (first < 0 || last < first)
-    return svm_fail(SVM_ERROR_ARG, "svm_protect_readonly", "[%p, +%zu) is not inside svm_alloc areas", p, bytes);
+    return rcce_report(SVM_ERROR_ARG, "svm_protect_readonly", "[%p, +%zu) is not inside svm_alloc areas", p, bytes);
   /* seed 003 section 6.4: the pages lose their write permission everywhere;
    * nobody owns them any more, every UE may map them for reading. */
   for (int64_t q = first; q <= last; q++) {
@@ -223,7 +214,7 @@ void svm_invalidate(void) {
 
 int svm_barrier(void) {
   TIMING_SCOPE();
-  if (!svm.ready) return svm_fail(SVM_ERROR_NOT_INIT, "svm_barrier", "call svm_init first");
+  if (!svm.ready) return rcce_report(SVM_ERROR_NOT_INIT, "svm_barrier", "call svm_init first");
   svm_flush();
   RCCE_barrier(&RCCE_COMM_WORLD);
   svm_invalidate();
@@ -231,8 +222,8 @@ int svm_barrier(void) {
 }
 
 static int check_lock(int id, const char *where) {
-  if (!svm.ready) return svm_fail(SVM_ERROR_NOT_INIT, where, "call svm_init first");
-  if (id < 0 || id >= rcce_g.nue) return svm_fail(SVM_ERROR_ARG, where, "lock %d does not exist (0..%d)", id, rcce_g.nue - 1);
+  if (!svm.ready) return rcce_report(SVM_ERROR_NOT_INIT, where, "call svm_init first");
+  if (id < 0 || id >= rcce_g.nue) return rcce_report(SVM_ERROR_ARG, where, "lock %d does not exist (0..%d)", id, rcce_g.nue - 1);
   return SVM_SUCCESS;
 }
 

@@ -89,8 +89,7 @@ struct svm_state {
 
 extern struct svm_state svm;
 
-/* svm.c */
-int svm_fail(int code, const char *where, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* The window's pages. */
 static inline unsigned char *svm_page_addr(size_t page) { return svm.base + page * SVM_PAGE_SIZE; }
 /* The window's page holding p, or -1. */
 static inline int64_t svm_page_of(const void *p) {
