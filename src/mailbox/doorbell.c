@@ -102,7 +102,7 @@ static void on_doorbell(int sig, siginfo_t *info, void *ctx) {
   struct hw_ue *me = hw_ue(&rcce_g.job, rcce_g.ue);
   int32_t sleeping = __atomic_load_n(&me->sleeping, __ATOMIC_RELAXED);
   struct hw_wait_desc wait = me->wait;
-  uint64_t taken_before = mb.taken;
+  uint64_t taken_before = rcce_counters()->mails_recv;
   mb.in_handler++;
   MB_COUNT(interrupts);
   if (timing_enabled) timing_enter();
@@ -111,7 +111,7 @@ static void on_doorbell(int sig, siginfo_t *info, void *ctx) {
   mb.in_handler--;
   me->wait = wait;
   __atomic_store_n(&me->sleeping, sleeping, __ATOMIC_RELAXED);
-  if (sleeping && mb.taken != taken_before) __atomic_fetch_add(&me->doorbell_seq, 1, __ATOMIC_RELEASE);
+  if (sleeping && rcce_counters()->mails_recv != taken_before) __atomic_fetch_add(&me->doorbell_seq, 1, __ATOMIC_RELEASE);
   errno = saved_errno;
 }
 

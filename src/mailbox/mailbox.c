@@ -48,7 +48,7 @@ int mailbox_init(void) {
   int64_t line = rcce_reserve_mpb_lines((uint64_t)rcce_g.nue);
   if (line < 0)
     return rcce_report(MAILBOX_ERROR_MPB, "mailbox_init", "%d mailboxes of 32 bytes do not fit the free MPB (%d lines)",
-                   rcce_g.nue, (int)(RCCE_chunk / rcce_g.line));
+                       rcce_g.nue, (int)(RCCE_chunk / rcce_g.line));
   mb.slot_line = (uint64_t)line;
   mb.irq = rcce_g.job.hdr->mailbox_irq;
   memset(mb_payload(rcce_g.ue, 0), 0, (size_t)rcce_g.nue * rcce_g.line);
@@ -135,7 +135,6 @@ int mb_take_slot(int sender) {
     mb.queue[mb.qtail++ % MB_QUEUE_CAP] = m;
   }
   __atomic_store_n(hdr, 0, __ATOMIC_RELEASE);
-  mb.taken++;
   MB_COUNT(mails_recv);
   hw_ring(&rcce_g.job, sender); /* a sender may wait for this slot */
   return 1;

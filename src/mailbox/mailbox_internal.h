@@ -61,7 +61,6 @@ struct mb_state {
   unsigned qhead, qtail;     /* ring of user mails */
   volatile sig_atomic_t critical, deferred, processing, in_handler;
   volatile sig_atomic_t more; /* an upper layer queued work for the process phase (mb_kick) */
-  uint64_t taken; /* mails taken out of slots */
 };
 
 extern struct mb_state mb;

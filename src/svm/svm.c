@@ -61,7 +61,7 @@ static int collective(int op, int model, uint64_t a, uint64_t b) {
   describe(d0, sizeof d0, &first);
   describe(d1, sizeof d1, &other);
   return rcce_report(SVM_ERROR_NOT_COLLECTIVE, op_name(op), "not called collectively: UE 0 made call %llu %s, UE %d call %llu %s",
-                  (unsigned long long)first.seq, d0, odd, (unsigned long long)other.seq, d1);
+                     (unsigned long long)first.seq, d0, odd, (unsigned long long)other.seq, d1);
 }
 
 static uint64_t align_up(uint64_t v, uint64_t a) { return (v + a - 1) / a * a; }
@@ -101,13 +101,13 @@ int svm_init(void) {
     return rcce_report(SVM_ERROR_MAILBOX, "svm_init", "the mailbox system (needed for page ownership) did not start");
   if (layout_pool() != 0)
     return rcce_report(SVM_ERROR_NOMEM, "svm_init", "the SVM pool of %llu bytes holds no page (rccerun --svm-size)",
-                    (unsigned long long)rcce_g.job.hdr->svm_bytes);
+                       (unsigned long long)rcce_g.job.hdr->svm_bytes);
   size_t bytes = svm.npages * SVM_PAGE_SIZE;
   void *w = mmap(SVM_WINDOW_HINT, bytes, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED_NOREPLACE, -1, 0);
   if (w != SVM_WINDOW_HINT) {
     if (w != MAP_FAILED) munmap(w, bytes);
     return rcce_report(SVM_ERROR_NOMEM, "svm_init", "cannot reserve %zu bytes of address space at %p for the SVM window", bytes,
-                    SVM_WINDOW_HINT);
+                       SVM_WINDOW_HINT);
   }
   svm.base = w;
   svm.model = calloc(svm.npages, 1);
@@ -137,12 +137,12 @@ void *svm_alloc(size_t bytes, int model) {
                      : rcce_report(SVM_ERROR_NOT_INIT, "svm_alloc", "call svm_init first");
   if (rc == SVM_SUCCESS && (bytes == 0 || (model != SVM_STRONG && model != SVM_LAZY_RELEASE)))
     rc = rcce_report(SVM_ERROR_ARG, "svm_alloc", "%zu bytes of model %d: give bytes > 0 and SVM_STRONG or SVM_LAZY_RELEASE",
-                  bytes, model);
+                     bytes, model);
   size_t n = (bytes + SVM_PAGE_SIZE - 1) / SVM_PAGE_SIZE;
   int64_t first = rc == SVM_SUCCESS ? range_alloc_low(&svm.vspace, n) : -1;
   if (rc == SVM_SUCCESS && first < 0)
     rc = rcce_report(SVM_ERROR_NOMEM, "svm_alloc", "%zu pages asked, the SVM window has %llu free in one piece (rccerun --svm-size)",
-                  n, (unsigned long long)range_largest_free(&svm.vspace));
+                     n, (unsigned long long)range_largest_free(&svm.vspace));
   svm.last_error = rc;
   if (rc != SVM_SUCCESS) return NULL;
   memset(svm.model + first, model, n);
