@@ -10,7 +10,7 @@ PYTHON     ?= python3
 all: build
 
 deps:
-	@sh scripts/install-deps.sh
+	@OPENSCC_DEPS_LOG=$(BUILD)/install-deps.log sh scripts/install-deps.sh
 
 $(BUILD)/Makefile:
 	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release
@@ -33,7 +33,7 @@ test: deps build test-asan-build
 	$(PYTHON) -m pytest -q tests/integration python/tests
 
 bench: build
-	@sh scripts/install-deps.sh --bench
+	@OPENSCC_DEPS_LOG=$(BUILD)/install-deps.log sh scripts/install-deps.sh --bench
 	$(PYTHON) bench/run_bench.py
 	$(PYTHON) bench/model_bench.py --build $(BUILD)
 	$(PYTHON) bench/trace_bench.py --build $(BUILD)
