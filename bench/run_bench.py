@@ -9,6 +9,8 @@ floor, takes medians and writes
     bench/results/foundation.md     the summary table and the targets
     bench/results/ircce.json        the iRCCE group (pipelined vs blocking,
     bench/results/ircce.md          ping-ping vs MPI, flags, schemes, bursts)
+    bench/results/load.json         the load group (waiting policies on an idle
+    bench/results/load.md           and a loaded host, the polling iRCCE ring)
 
 --build DIR takes another build tree (default build/) for both the tools
 (DIR/bin) and the compiled benchmark programs (DIR/bench/).
@@ -70,6 +72,9 @@ def option_parser() -> argparse.ArgumentParser:
     ap.add_argument("--ircce-out", default=None,
                     help="output path prefix of the iRCCE group (default bench/results/ircce, "
                          "--quick: ircce-quick)")
+    ap.add_argument("--load-out", default=None,
+                    help="output path prefix of the load group (default bench/results/load, "
+                         "--quick: load-quick)")
     return ap
 
 
@@ -104,7 +109,9 @@ def main() -> int:
         RESULTS / ("foundation-quick" if args.quick else "foundation")
     ircce_prefix = Path(args.ircce_out) if args.ircce_out else \
         RESULTS / ("ircce-quick" if args.quick else "ircce")
-    return run(args, impls, groups, out_prefix, ircce_prefix)
+    load_prefix = Path(args.load_out) if args.load_out else \
+        RESULTS / ("load-quick" if args.quick else "load")
+    return run(args, impls, groups, out_prefix, ircce_prefix, load_prefix)
 
 
 if __name__ == "__main__":

@@ -61,6 +61,7 @@ extern "C" {
 #define RCCE_ERROR_MULTIPLE_RPC_REQUESTS (RCCE_ERROR_BASE + 17)
 #define RCCE_ERROR_FDIVIDER (RCCE_ERROR_BASE + 18)
 #define RCCE_ERROR_FREQ_EXCEEDS_MHZ (RCCE_ERROR_BASE + 19)
+#define RCCE_ERROR_FREQUENCY_EXCEEDED RCCE_ERROR_FREQ_EXCEEDS_MHZ /* RCCE 1.0.13's name */
 #define RCCE_ERROR_NO_ACTIVE_RPC_REQUEST (RCCE_ERROR_BASE + 20)
 #define RCCE_ERROR_STALE_RPC_REQUEST (RCCE_ERROR_BASE + 21)
 #define RCCE_ERROR_COMM_UNDEFINED (RCCE_ERROR_BASE + 22)
@@ -199,9 +200,9 @@ void RCCE_shflush(void);
 /* RCCE 2.0: flush cached shared-memory lines (a full fence here). */
 int RCCE_DCMflush(void);
 
-/* Test-and-set locks, one per core. */
-void RCCE_acquire_lock(int ID);
-void RCCE_release_lock(int ID);
+/* Test-and-set locks, one per core: RCCE_SUCCESS, or RCCE_ERROR_ID for a bad ID. */
+int RCCE_acquire_lock(int ID);
+int RCCE_release_lock(int ID);
 
 /* Communicators. */
 int RCCE_global_color(int rank, void *nothing);
@@ -234,6 +235,8 @@ int RCCE_wait_power(RCCE_REQUEST *req);
 int RCCE_set_frequency_divider(int freq_div, int *new_freq_div);
 int RCCE_power_domain_master(void);
 int RCCE_power_domain_size(void);
+/* Print the clock divider of every tile, one line each (RCCE's power library). */
+void print_dividers(void);
 extern RCCE_COMM RCCE_P_COMM;
 #endif
 

@@ -55,15 +55,15 @@ run_timed "MetalSVM: the same with iRCCE messages (non-blocking halo exchange): 
 echo
 echo "Times above are host wall-clock (native mode). Model mode: virtual SCC time, energy and power."
 run_timed "model mode: seed 003 Table 1 (SVM overheads) on cores 0 and 30, in virtual SCC microseconds" 8 \
-  -nue 2 --cores 0,30 --model scc --job-dir "$OUT/model-svm" "$BUILD/model-apps/svm_table1"
+  -nue 2 --cores 0,30 --model scc --replace-job-dir --job-dir "$OUT/model-svm" "$BUILD/model-apps/svm_table1"
 run_timed "model mode: pingpong between cores 0 and 47 (counted build: rccecc --model-build), SCC latencies" 0 \
-  -nue 2 --cores 0,47 --model scc --job-dir "$OUT/model-pingpong" "$OUT/pingpong-counted" 65536 50
+  -nue 2 --cores 0,47 --model scc --replace-job-dir --job-dir "$OUT/model-pingpong" "$OUT/pingpong-counted" 65536 50
 run_timed "model mode: stencil on 48 cores (counted build), traced: who sent what to whom" 0 \
-  -nue 48 --model scc --trace timeline --job-dir "$OUT/model-stencil" "$OUT/stencil-counted" 32 100
+  -nue 48 --model scc --trace timeline --replace-job-dir --job-dir "$OUT/model-stencil" "$OUT/stencil-counted" 32 100
 
 echo
 echo "== report of the traced model run (openscc report)"
-report=$(PYTHONPATH=python ${PYTHON:-python3} -m openscc report "$OUT/model-stencil")
+report=$(OPENSCC_PYTHON=${PYTHON:-python3} "$BUILD/bin/openscc" report "$OUT/model-stencil")
 echo "   $report"
 echo "   timeline for ui.perfetto.dev: $OUT/model-stencil/trace.json"
 
@@ -71,7 +71,7 @@ echo
 echo "== seed 002 (Furst & Coskun) reproduced in model mode: openscc reproduce furst2012 --quick"
 rm -rf "$OUT/furst2012"
 t0=$(now)
-PYTHONPATH=python ${PYTHON:-python3} -m openscc reproduce furst2012 --quick --build "$BUILD" -o "$OUT/furst2012" \
+OPENSCC_PYTHON=${PYTHON:-python3} "$BUILD/bin/openscc" reproduce furst2012 --quick --build "$BUILD" -o "$OUT/furst2012" \
   | grep --line-buffered -v '^  \[' || true
 t1=$(now)
 tail -n +3 "$OUT/furst2012/table.md"

@@ -14,6 +14,7 @@ if [ "${1:-}" = "--bench" ]; then
 fi
 command -v cmake >/dev/null 2>&1 || need="$need cmake"
 command -v cc >/dev/null 2>&1 || need="$need gcc"
+command -v g++ >/dev/null 2>&1 || need="$need g++"  # rccec++ (C++ RCCE programs)
 command -v make >/dev/null 2>&1 || need="$need make"
 command -v chromium >/dev/null 2>&1 || need="$need chromium"  # the report's browser test (python/tests)
 pyneed=""

@@ -42,14 +42,15 @@ def kill_group(p: subprocess.Popen) -> None:
         pass
 
 
-def run_cmd(cmd: list[str], cwd: Path, timeout: float) -> dict:
-    """Run one command in its own process group; wall clock by perf_counter."""
+def run_cmd(cmd: list[str], cwd: Path, timeout: float, env: dict | None = None) -> dict:
+    """Run one command in its own process group (environment env, default
+    ours); wall clock by perf_counter."""
     rec = {"cmd": shlex.join(cmd), "rc": None, "wall_s": None, "timeout": False,
            "stdout": "", "stderr": ""}
     t0 = time.perf_counter()
     try:
         p = subprocess.Popen(cmd, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                             stdin=subprocess.DEVNULL, text=True, start_new_session=True)
+                             stdin=subprocess.DEVNULL, text=True, start_new_session=True, env=env)
     except OSError as e:
         rec["error"] = f"cannot start: {e}"
         return rec

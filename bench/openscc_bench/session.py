@@ -7,7 +7,7 @@ import sys
 import time
 from pathlib import Path
 
-from . import foundation, ircce
+from . import foundation, ircce, loaded
 from .building import build
 from .documents import write_results
 from .foundation import FOUNDATION_GROUPS, PROGRAMS, foundation_document, foundation_tests, make_jobs
@@ -20,7 +20,7 @@ from .progress import log
 from .run_loop import Group, run_all
 from .slots import take_medians
 
-TEST_GROUPS = FOUNDATION_GROUPS + ["ircce"]
+TEST_GROUPS = FOUNDATION_GROUPS + ["ircce", "load"]
 
 
 def command_line() -> str:
@@ -29,9 +29,11 @@ def command_line() -> str:
     return "python3 " + shlex.join([script] + sys.argv[1:])
 
 
-def run(args, impls: list[str], groups: list[str], out_prefix: Path, ircce_prefix: Path) -> int:
+def run(args, impls: list[str], groups: list[str], out_prefix: Path, ircce_prefix: Path,
+        load_prefix: Path) -> int:
     """Runs the selected groups (args as resolved by run_bench.py) and writes
-    the foundation results to out_prefix.*, the iRCCE group's to ircce_prefix.*."""
+    the foundation results to out_prefix.*, the iRCCE group's to ircce_prefix.*,
+    the load group's (loaded.py) to load_prefix.*."""
     fgroups = [g for g in groups if g in FOUNDATION_GROUPS]
     do_ircce = "ircce" in groups
     if fgroups:
@@ -61,10 +63,13 @@ def run(args, impls: list[str], groups: list[str], out_prefix: Path, ircce_prefi
     run_all(args, [(foundation_group, j) for j in fjobs] + [(ircce_group, j) for j in ijobs])
     take_medians(tests + itests)
 
+    written = []
+    if "load" in groups:  # its own loop: busy processes around each run
+        load_prefix.parent.mkdir(parents=True, exist_ok=True)
+        written.append(loaded.run_group(args, impls, {"command": command, "host": host}, load_prefix))
     record_loadavg(host, "loadavg_end")
     elapsed = time.perf_counter() - t_start
     session = {"command": command, "elapsed_s": elapsed, "host": host}
-    written = []
     if fgroups:
         doc = foundation_document(args, session, impls, fgroups, builds, tests, foundation_group.runs)
         written.append(write_results(out_prefix, doc, foundation_page))

@@ -6,9 +6,11 @@ import sys
 import time
 from pathlib import Path
 
-from .jobdir import JobDirError, load
-from .report import write_compare, write_report
+from .files import PathError
+from .jobdir import load
 from .reproduce import EXPERIMENTS, reproduce
+
+BAD_INPUT = 2  # a job directory, build tree or output path openscc cannot use (as argparse's usage errors)
 
 
 def _reproduce(ap: argparse.ArgumentParser, args) -> int:
@@ -19,11 +21,22 @@ def _reproduce(ap: argparse.ArgumentParser, args) -> int:
     out = Path(args.out) if args.out else Path("runs") / time.strftime("furst2012-%Y%m%d-%H%M%S")
     try:
         index = reproduce(Path(args.build), out, args.quick, chosen)
-    except RuntimeError as e:
+    except RuntimeError as e:  # an rccerun run failed
         print(f"openscc: {e}", file=sys.stderr)
         return 1
     print(index)
     return 0
+
+
+def _report(args) -> Path:
+    runs = [load(args.jobdir)] if args.command == "report" else [load(args.a), load(args.b)]
+    # matplotlib takes most of a second to import: only once the inputs are good
+    from .report import write_compare, write_report
+
+    if args.command == "report":
+        return write_report(runs[0], Path(args.out) if args.out else runs[0].path / "report")
+    a, b = runs
+    return write_compare(a, b, Path(args.out) if args.out else a.path / f"compare-{b.path.name}")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -43,17 +56,13 @@ def main(argv: list[str] | None = None) -> int:
     rep2.add_argument("--experiments", default=",".join(EXPERIMENTS), help=f"comma list of {', '.join(EXPERIMENTS)}")
     rep2.add_argument("-o", "--out", help="output directory (default runs/furst2012-<date>-<time>)")
     args = ap.parse_args(argv)
-    if args.command == "reproduce":
-        return _reproduce(ap, args)
+    if hasattr(sys.stdout, "reconfigure"):  # file names need not be UTF-8: print them as the file system has them
+        sys.stdout.reconfigure(errors="surrogateescape")
     try:
-        if args.command == "report":
-            run = load(args.jobdir)
-            index = write_report(run, Path(args.out) if args.out else run.path / "report")
-        else:
-            a, b = load(args.a), load(args.b)
-            index = write_compare(a, b, Path(args.out) if args.out else a.path / f"compare-{b.path.name}")
-    except JobDirError as e:
+        if args.command == "reproduce":
+            return _reproduce(ap, args)
+        print(_report(args))
+        return 0
+    except PathError as e:
         print(f"openscc: {e}", file=sys.stderr)
-        return 1
-    print(index)
-    return 0
+        return BAD_INPUT

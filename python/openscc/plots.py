@@ -1,42 +1,55 @@
 """The report's figures, drawn with matplotlib into PNG files."""
 from __future__ import annotations
 
-from pathlib import Path
+import io
 
 import matplotlib
+import numpy
 
 matplotlib.use("Agg")  # files only, no display
 import matplotlib.pyplot as plt  # noqa: E402
 from matplotlib import cm, colors  # noqa: E402
 
-from .jobdir import JobRun  # noqa: E402
+from .files import OutputDir  # noqa: E402
+from .jobdir import JobRun, bin_low  # noqa: E402
 from .mesh import link_traffic  # noqa: E402
 
 
-def save_png(fig, out: Path, name: str) -> str:
-    """Writes the figure as out/name and returns name."""
+def save_png(fig, out: OutputDir, name: str) -> tuple[str, bytes]:
+    """Writes the figure as out/name; returns name and the PNG."""
     fig.tight_layout()
-    fig.savefig(out / name, dpi=110)
+    png = io.BytesIO()
+    fig.savefig(png, format="png", dpi=110)
     plt.close(fig)
-    return name
+    out.write(name, png.getvalue())
+    return name, png.getvalue()
+
+
+MESH_INCHES = 12           # the mesh figure's largest side
+LABELLED_TILE_INCHES = 0.5  # tiles smaller than this go without their x,y label
+UE_INCHES = 0.22           # a UE's bars in the per-UE figure, up to...
+UE_FIGURE_INCHES = 16      # ...this width
 
 
 def _tiles(run: JobRun) -> dict[int, tuple[int, int]]:
     return {u["ue"]: tuple(u["tile"]) for u in run.ues}
 
 
-def mesh_traffic(run: JobRun, out: Path) -> str:
+def mesh_traffic(run: JobRun, out: OutputDir) -> tuple[str, bytes]:
     """The mesh with every link coloured by the bytes the logged messages sent over it (XY routes)."""
     mesh = run.job["mesh"]
     w, h = mesh["tiles_x"], mesh["tiles_y"]
     traffic = link_traffic(run.comm, _tiles(run))
-    fig, ax = plt.subplots(figsize=(1.3 * w + 1.5, 1.3 * h + 0.6))
+    # 1.3 inches a tile up to the SCC's 6 x 4; larger meshes share MESH_INCHES
+    cell = min(1.3, MESH_INCHES / max(w, h))
+    fig, ax = plt.subplots(figsize=(cell * w + 1.5, cell * h + 0.6))
     busy = {tile for tile in _tiles(run).values()}
     for x in range(w):
         for y in range(h):
             ax.add_patch(plt.Rectangle((x - 0.3, y - 0.3), 0.6, 0.6, facecolor="#d9e6f2" if (x, y) in busy else "#f2f2f2",
                                        edgecolor="#555"))
-            ax.text(x, y, f"{x},{y}", ha="center", va="center", fontsize=7, color="#333")
+            if cell >= LABELLED_TILE_INCHES:
+                ax.text(x, y, f"{x},{y}", ha="center", va="center", fontsize=7, color="#333")
     for mx, my in mesh.get("memory_controllers", []):
         ax.text(mx, my - 0.42, "MC", ha="center", va="center", fontsize=6, color="#a33")
     top = max(traffic.values(), default=0)
@@ -59,11 +72,11 @@ def mesh_traffic(run: JobRun, out: Path) -> str:
     return save_png(fig, out, "mesh_traffic.png")
 
 
-def comm_matrix(run: JobRun, out: Path) -> str:
+def comm_matrix(run: JobRun, out: OutputDir) -> tuple[str, bytes]:
     n = run.job["nue"]
-    grid = [[0] * n for _ in range(n)]
+    grid = numpy.zeros((n, n))
     for src, dst, msgs, _ in run.comm:
-        grid[src][dst] = msgs
+        grid[src, dst] = msgs
     fig, ax = plt.subplots(figsize=(5.5, 4.8))
     img = ax.imshow(grid, cmap="magma_r", origin="upper", interpolation="nearest")
     fig.colorbar(img, ax=ax, label="messages")
@@ -73,21 +86,31 @@ def comm_matrix(run: JobRun, out: Path) -> str:
     return save_png(fig, out, "comm_matrix.png")
 
 
-def message_sizes(run: JobRun, out: Path) -> str:
-    fig, ax = plt.subplots(figsize=(6, 3.6))
-    sizes = [s for s, _ in run.sizes]
-    counts = [c for _, c in run.sizes]
-    ax.bar(range(len(sizes)), counts, color="#4477aa")
-    ax.set_xticks(range(len(sizes)), [str(s) for s in sizes], rotation=60, fontsize=7)
-    ax.set_xlabel("message size (bytes)")
+def _bytes_label(n: int) -> str:
+    """1, 512, 1K, 64K, 1M, 2G, ... (the bins' lower bounds are powers of two)."""
+    for unit, shift in (("E", 60), ("P", 50), ("T", 40), ("G", 30), ("M", 20), ("K", 10)):
+        if n >= 1 << shift:
+            return f"{n >> shift}{unit}"
+    return str(n)
+
+
+def message_sizes(run: JobRun, out: OutputDir) -> tuple[str, bytes]:
+    """A histogram in power-of-two bins: one bar per bin from the smallest to
+    the largest size sent (at most 65 bars, however many distinct sizes)."""
+    counts = dict(run.size_bins)
+    bins = range(min(counts), max(counts) + 1)
+    fig, ax = plt.subplots(figsize=(max(4.0, 0.3 * len(bins) + 1.5), 3.6))
+    ax.bar(range(len(bins)), [counts.get(k, 0) for k in bins], width=0.85, color="#4477aa")
+    ax.set_xticks(range(len(bins)), [_bytes_label(bin_low(k)) for k in bins], rotation=60, fontsize=7)
+    ax.set_xlabel("message size (bytes; each bar from its label to the next one's)")
     ax.set_ylabel("messages")
     ax.set_title("Message sizes")
     return save_png(fig, out, "message_sizes.png")
 
 
-def ue_breakdown(run: JobRun, out: Path) -> str:
+def ue_breakdown(run: JobRun, out: OutputDir) -> tuple[str, bytes]:
     ues = [u["ue"] for u in run.ues]
-    fig, ax = plt.subplots(figsize=(max(5, 0.22 * len(ues) + 2), 3.6))
+    fig, ax = plt.subplots(figsize=(min(UE_FIGURE_INCHES, max(5, UE_INCHES * len(ues) + 2)), 3.6))
     if run.modeled:
         bottom = [0.0] * len(ues)
         for key, label, color in (("compute_s", "computation", "#4477aa"), ("comm_s", "communication", "#ee6677"),
@@ -109,7 +132,7 @@ def ue_breakdown(run: JobRun, out: Path) -> str:
     return save_png(fig, out, "ue_breakdown.png")
 
 
-def power(run: JobRun, out: Path) -> str:
+def power(run: JobRun, out: OutputDir) -> tuple[str, bytes]:
     fig, ax = plt.subplots(figsize=(6.5, 3.4))
     ax.plot([t * 1e3 for t, _ in run.power], [w for _, w in run.power], color="#228833", drawstyle="steps-post")
     ax.set_xlabel("virtual time (ms)")

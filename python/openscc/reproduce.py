@@ -22,7 +22,8 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import reproduce_plots
+from .files import OutputDir, PathError
+from .jobdir import load_summary
 from .placement import three_hop_pairs
 
 EXPERIMENTS = ("hops", "pairs", "bcast", "power", "logging")
@@ -58,7 +59,7 @@ def run(s: Settings, app: str, nue: int, args: list, cores=None, opts=(), counte
         if p.returncode != 0:
             raise RuntimeError(f"{' '.join(cmd)} failed ({p.returncode}):\n{p.stderr}")
         written = Path(job, "summary.json")  # not for a native run without --trace
-        summary = json.loads(written.read_text()) if written.exists() else {}
+        summary = load_summary(Path(job)) if written.exists() else {}
     summary["wall_s"] = wall
     timed = re.search(r"(\d+\.\d+) s\b", p.stdout)
     summary["timed_s"] = float(timed[1]) if timed else None
@@ -158,19 +159,25 @@ RUNNERS = {"hops": hops, "pairs": pairs, "bcast": bcast, "power": power, "loggin
 
 def reproduce(build: Path, out: Path, quick: bool, experiments: list[str]) -> Path:
     s = Settings(build=build, quick=quick, out=out)
-    if not (build / "bin" / "rccerun").exists() or not (build / "model-apps").is_dir():
-        raise RuntimeError(f"{build}: no OpenSCC build with model-apps/ (run make build)")
-    out.mkdir(parents=True, exist_ok=True)
-    results = {"quick": quick, "experiments": experiments}
+    if not (build / "bin" / "rccerun").is_file() or not (build / "model-apps").is_dir():
+        raise PathError(build, "no OpenSCC build with bin/rccerun and model-apps/ (run make build)")
+    with OutputDir(out) as d:
+        return _reproduce(s, experiments, d)
+
+
+def _reproduce(s: Settings, experiments: list[str], out: OutputDir) -> Path:
+    results = {"quick": s.quick, "experiments": experiments}
     t0 = time.perf_counter()
     for name in experiments:
         print(f"{name}:", flush=True)
         results[name] = RUNNERS[name](s)
     results["runs"], results["elapsed_s"] = s.runs, time.perf_counter() - t0
-    (out / "results.json").write_text(json.dumps(results, indent=1) + "\n")
+    out.write("results.json", json.dumps(results, indent=1) + "\n")
     rows = table_rows(results)
-    (out / "table.md").write_text("# furst2012 reproduction (OpenSCC model mode)\n\n" + markdown(rows))
+    out.write("table.md", "# furst2012 reproduction (OpenSCC model mode)\n\n" + markdown(rows))
+    from . import reproduce_plots  # matplotlib takes most of a second to import: only to draw
+
     figures = reproduce_plots.draw(results, out)
-    reproduce_plots.page(results, rows, figures, out)
+    index = reproduce_plots.page(results, rows, figures, out)
     print(f"{s.runs} runs in {results['elapsed_s']:.0f} s", file=sys.stderr)
-    return out / "index.html"
+    return index

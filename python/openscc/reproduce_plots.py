@@ -4,13 +4,14 @@ from __future__ import annotations
 import base64
 from pathlib import Path
 
-from .plots import save_png  # first: it selects matplotlib's file-only backend
+from .files import OutputDir
+from .plots import save_png  # before pyplot: it selects matplotlib's file-only backend
 from .report import render
 
 import matplotlib.pyplot as plt  # noqa: E402
 
 
-def _virtual_time_line(t: dict, xlabel: str, title: str, color: str, out: Path, name: str) -> str:
+def _virtual_time_line(t: dict, xlabel: str, title: str, color: str, out: OutputDir, name: str) -> tuple[str, bytes]:
     """Virtual time (ms) against the experiment's parameter."""
     fig, ax = plt.subplots(figsize=(5.5, 3.4))
     ax.plot(list(t), [v * 1e3 for v in t.values()], "o-", color=color)
@@ -20,12 +21,12 @@ def _virtual_time_line(t: dict, xlabel: str, title: str, color: str, out: Path, 
     return save_png(fig, out, name)
 
 
-def hops(r: dict, out: Path) -> str:
+def hops(r: dict, out: OutputDir) -> tuple[str, bytes]:
     return _virtual_time_line(r["hops"]["seconds"], "hops between the pair's cores", "Stencil, one pair (paper Fig. 5)",
                               "#4477aa", out, "fig5_stencil_hops.png")
 
 
-def pairs(r: dict, out: Path) -> str:
+def pairs(r: dict, out: OutputDir) -> tuple[str, bytes]:
     fig, ax = plt.subplots(figsize=(5.5, 3.6))
     for app, t in r["pairs"]["seconds"].items():
         base = t[min(t)]
@@ -37,12 +38,12 @@ def pairs(r: dict, out: Path) -> str:
     return save_png(fig, out, "fig6_7_pairs.png")
 
 
-def bcast(r: dict, out: Path) -> str:
+def bcast(r: dict, out: OutputDir) -> tuple[str, bytes]:
     return _virtual_time_line(r["bcast"]["seconds"], "receivers N", "Bcast from one core (paper Fig. 8)", "#aa3377",
                               out, "fig8_bcast.png")
 
 
-def power(r: dict, out: Path) -> str:
+def power(r: dict, out: OutputDir) -> tuple[str, bytes]:
     apps = list(r["power"]["24_pairs"])
     vals = r["power"]["24_pairs"]
     fig, (a, b) = plt.subplots(1, 2, figsize=(8, 3.4))
@@ -56,7 +57,7 @@ def power(r: dict, out: Path) -> str:
     return save_png(fig, out, "fig10_11_power_edp.png")
 
 
-def logging(r: dict, out: Path) -> str:
+def logging(r: dict, out: OutputDir) -> tuple[str, bytes]:
     over = r["logging"]["overhead"]
     levels = list(next(iter(over.values())))
     fig, ax = plt.subplots(figsize=(6, 3.4))
@@ -74,15 +75,13 @@ def logging(r: dict, out: Path) -> str:
 DRAW = {"hops": hops, "pairs": pairs, "bcast": bcast, "power": power, "logging": logging}
 
 
-def draw(results: dict, out: Path) -> list[dict]:
+def draw(results: dict, out: OutputDir) -> list[dict]:
     figures = []
     for name in results["experiments"]:
-        file = DRAW[name](results, out)
-        figures.append({"title": file, "file": file, "data": base64.b64encode((out / file).read_bytes()).decode()})
+        file, png = DRAW[name](results, out)
+        figures.append({"title": file, "file": file, "data": base64.b64encode(png).decode()})
     return figures
 
 
-def page(results: dict, rows: list, figures: list[dict], out: Path) -> Path:
-    index = out / "index.html"
-    index.write_text(render("reproduce.html.j2", results=results, rows=rows, figures=figures))
-    return index
+def page(results: dict, rows: list, figures: list[dict], out: OutputDir) -> Path:
+    return out.write("index.html", render("reproduce.html.j2", results=results, rows=rows, figures=figures))

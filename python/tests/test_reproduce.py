@@ -39,8 +39,9 @@ def test_files_of_the_reproduction(reproduced):
 
 
 def test_reproduce_errors(tmp_path, capsys):
-    assert cli.main(["reproduce", "furst2012", "--build", str(tmp_path), "-o", str(tmp_path / "o")]) == 1
-    assert "no OpenSCC build with model-apps/" in capsys.readouterr().err
+    assert cli.main(["reproduce", "furst2012", "--build", str(tmp_path), "-o", str(tmp_path / "o")]) == 2
+    assert capsys.readouterr().err == (f"openscc: {tmp_path}: no OpenSCC build with bin/rccerun and model-apps/ "
+                                       "(run make build)\n")
     with pytest.raises(SystemExit) as e:
         cli.main(["reproduce", "furst2012", "--experiments", "hops,nothing"])
     assert e.value.code == 2

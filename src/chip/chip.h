@@ -102,12 +102,18 @@ struct chip_core_pos {
  * Returns 0, or -1 with a message in err. */
 int chip_preset(const char *name, struct chip_desc *out, char *err, size_t errlen);
 
-/* Resolve a --chip argument: a preset name or the path of a chip file.
- * A chip file holds "key = value" lines (see docs/chips.md). */
+/* Resolve a --chip argument: a name with a '/' or a '.' is the path of a
+ * chip file ("key = value" lines, docs/chips.md; regular files only), any
+ * other name a preset.  Errors name the file, the line and the key. */
 int chip_load(const char *name_or_path, struct chip_desc *out, char *err, size_t errlen);
 
-/* Check internal consistency (sizes, ranges, core count <= CHIP_MAX_CORES). */
+/* Check every key's range and the chip's consistency (core count <=
+ * CHIP_MAX_CORES, divider range, memory controllers on the mesh, ...). */
 int chip_validate(const struct chip_desc *c, char *err, size_t errlen);
+
+/* The valid range of a numeric chip file key (docs/chips.md), e.g. for a
+ * command-line option that overrides it.  Returns 0, or -1 for no such key. */
+int chip_key_range(const char *key, double *min, double *max);
 
 int chip_num_cores(const struct chip_desc *c);
 int chip_num_tiles(const struct chip_desc *c);

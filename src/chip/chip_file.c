@@ -1,132 +1,160 @@
-/* Chip files: "key = value" lines on top of a base preset (docs/chips.md). */
+/* Chip files: "key = value" lines on top of a base preset (docs/chips.md).
+ * Every value is range-checked as it is read; a chip that is inconsistent as
+ * a whole is reported at the line that set the last of the keys involved. */
 #include "chip.h"
 
-#include <ctype.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
-/* Numeric keys: a field of struct chip_desc, an int or a double.  The
- * timing and power models' constants (docs/model.md) are "lat_", "time_"
- * or "power_" + the field name. */
-struct num_key {
-  const char *key;
-  size_t offset;
-  int is_double;
+#include "chip_keys.h"
+#include "text_input.h"
+
+/* What a chip file has set so far, and on which lines (0: not set). */
+struct chip_reader {
+  struct text_file tf;
+  struct chip_desc *c;
+  int have_base;
+  int key_line[CHIP_NUM_KEYS];
+  int mc_line[CHIP_MAX_MC];
+  int n_mc_lines, vlevel_line;
+  char why[512];
 };
 
-#define INT_KEY(field) {#field, offsetof(struct chip_desc, field), 0}
-#define LAT_KEY(field, dbl) {"lat_" #field, offsetof(struct chip_desc, lat.field), dbl}
-#define TIME_KEY(field, dbl) {"time_" #field, offsetof(struct chip_desc, time.field), dbl}
-#define POWER_KEY(field) {"power_" #field, offsetof(struct chip_desc, power.field), 1}
-static const struct num_key num_keys[] = {
-    INT_KEY(tiles_x),         INT_KEY(tiles_y),         INT_KEY(cores_per_tile),
-    INT_KEY(line_bytes),      INT_KEY(mpb_bytes_per_core), INT_KEY(vdomain_tiles_x),
-    INT_KEY(vdomain_tiles_y), INT_KEY(global_clock_mhz), INT_KEY(divider_min),
-    INT_KEY(divider_max),     INT_KEY(default_divider), INT_KEY(mesh_mhz),
-    INT_KEY(ddr_mhz),
-    LAT_KEY(mpb_read_local, 1), LAT_KEY(mpb_read_remote, 1), LAT_KEY(mpb_write_local, 1),
-    LAT_KEY(mpb_write_remote, 1), LAT_KEY(mesh_cycles_per_hop, 1), LAT_KEY(ddr_core, 1),
-    LAT_KEY(ddr_memory, 1), LAT_KEY(ddr_outstanding_reads, 0), LAT_KEY(mc_service_ns, 1),
-    LAT_KEY(link_service_cycles, 1), LAT_KEY(mpb_service_cycles, 1), LAT_KEY(mc_page_bytes, 1),
-    LAT_KEY(contention_window_ns, 1), LAT_KEY(interrupt_cycles, 1),
-    TIME_KEY(compute_slowdown, 1), TIME_KEY(compute_ref_mhz, 0), TIME_KEY(compute_min_ns, 1), TIME_KEY(compute_bb_cycles, 1),
-    TIME_KEY(sw_call_cycles, 1),
-    TIME_KEY(sw_step_cycles, 1), TIME_KEY(dvfs_voltage_cycles, 1), TIME_KEY(dvfs_frequency_cycles, 1),
-    TIME_KEY(mailbox_check_cycles, 1), TIME_KEY(svm_fault_cycles, 1), TIME_KEY(svm_frame_cycles, 1),
-    TIME_KEY(svm_reserve_page_cycles, 1),
-    POWER_KEY(core_dynamic), POWER_KEY(idle_activity), POWER_KEY(domain_static),
-    POWER_KEY(static_ref_volts), POWER_KEY(uncore),
-};
-
-static char *trim(char *s) {
-  while (isspace((unsigned char)*s)) s++;
-  char *e = s + strlen(s);
-  while (e > s && isspace((unsigned char)e[-1])) *--e = '\0';
-  return s;
+/* "A,B": two values separated by a comma, each trimmed; returns 0 or -1. */
+static int split_pair(char *val, char **a, char **b) {
+  char *comma = strchr(val, ',');
+  if (!comma) return -1;
+  *comma = '\0';
+  char *end = comma;
+  while (end > val && (end[-1] == ' ' || end[-1] == '\t')) *--end = '\0';
+  *a = val;
+  *b = comma + 1 + strspn(comma + 1, " \t");
+  return 0;
 }
 
-static int set_key(struct chip_desc *c, const char *key, const char *val, int *mc_seen, int *vl_seen) {
-  char *end = NULL;
-  if (strcmp(key, "base") == 0) return -2; /* only valid as the first key */
-  if (strcmp(key, "name") == 0) {
-    snprintf(c->name, sizeof c->name, "%s", val);
-    return 0;
+/* "mc = X,Y": the first mc line replaces the base's list. */
+static int add_mc(struct chip_reader *r, char *val) {
+  struct chip_desc *c = r->c;
+  char *xs, *ys;
+  long long x, y;
+  /* The message first: split_pair cuts val. */
+  snprintf(r->why, sizeof r->why, "mc = '%s': expected X,Y, tile coordinates from 0 to %d", val, CHIP_MAX_CORES - 1);
+  if (split_pair(val, &xs, &ys) || text_parse_int(xs, 0, CHIP_MAX_CORES - 1, &x) ||
+      text_parse_int(ys, 0, CHIP_MAX_CORES - 1, &y))
+    return -1;
+  if (r->n_mc_lines == CHIP_MAX_MC) {
+    snprintf(r->why, sizeof r->why, "mc: more than %d memory controllers", CHIP_MAX_MC);
+    return -1;
   }
-  if (strcmp(key, "mc") == 0) {
-    if (!*mc_seen) c->n_mc = 0;
-    *mc_seen = 1;
-    int x, y;
-    if (c->n_mc >= CHIP_MAX_MC || sscanf(val, "%d , %d", &x, &y) != 2) return -1;
-    c->mc[c->n_mc++] = (struct chip_mc){x, y};
-    return 0;
+  c->mc[r->n_mc_lines] = (struct chip_mc){(int)x, (int)y};
+  r->mc_line[r->n_mc_lines++] = r->tf.lineno;
+  c->n_mc = r->n_mc_lines;
+  return 0;
+}
+
+/* "vlevel = VOLTS,MAX_MHZ": the first vlevel line replaces the base's table. */
+static int add_vlevel(struct chip_reader *r, char *val) {
+  struct chip_desc *c = r->c;
+  char *vs, *ms;
+  double volts;
+  long long mhz;
+  snprintf(r->why, sizeof r->why, "vlevel = '%s': expected VOLTS,MAX_MHZ with 0.1 to 5 V and 1 to 100000 MHz", val);
+  if (split_pair(val, &vs, &ms) || text_parse_double(vs, 0.1, 5, &volts) || text_parse_int(ms, 1, 100000, &mhz))
+    return -1;
+  if (!r->vlevel_line) c->n_vlevels = 0;
+  if (c->n_vlevels == CHIP_MAX_VLEVELS) {
+    snprintf(r->why, sizeof r->why, "vlevel: more than %d voltage levels", CHIP_MAX_VLEVELS);
+    return -1;
   }
-  if (strcmp(key, "vlevel") == 0) {
-    if (!*vl_seen) c->n_vlevels = 0;
-    *vl_seen = 1;
-    double v;
-    int mhz;
-    if (c->n_vlevels >= CHIP_MAX_VLEVELS || sscanf(val, "%lf , %d", &v, &mhz) != 2) return -1;
-    c->vlevel[c->n_vlevels++] = (struct chip_vlevel){v, mhz};
-    return 0;
+  c->vlevel[c->n_vlevels++] = (struct chip_vlevel){volts, (int)mhz};
+  r->vlevel_line = r->tf.lineno;
+  return 0;
+}
+
+/* "base = PRESET" may only come first; without it the base is scc. */
+static int set_base(struct chip_reader *r, const char *key, const char *val) {
+  int is_base = strcmp(key, "base") == 0;
+  if (r->have_base) {
+    if (!is_base) return 0;
+    snprintf(r->why, sizeof r->why, "base: must be the first key");
+    return -1;
   }
-  for (size_t i = 0; i < sizeof num_keys / sizeof num_keys[0]; i++) {
-    if (strcmp(key, num_keys[i].key) != 0) continue;
-    void *field = (char *)c + num_keys[i].offset;
-    if (num_keys[i].is_double) *(double *)field = strtod(val, &end);
-    else *(int *)field = (int)strtol(val, &end, 0);
-    return end == val || *trim(end) != '\0' ? -1 : 0;
+  r->have_base = 1;
+  char why[400];
+  if (chip_preset(is_base ? val : "scc", r->c, why, sizeof why) == 0) return 0;
+  snprintf(r->why, sizeof r->why, "base = '%s': %s", val, why);
+  return -1;
+}
+
+static int apply_line(struct chip_reader *r, char *line) {
+  char *eq = strchr(line, '=');
+  if (!eq) {
+    snprintf(r->why, sizeof r->why, "expected 'key = value', got '%s'", line);
+    return -1;
   }
-  return -3;
+  char *end = eq;
+  while (end > line && (end[-1] == ' ' || end[-1] == '\t')) end--;
+  *end = '\0';
+  const char *key = line;
+  char *val = eq + 1 + strspn(eq + 1, " \t");
+  if (set_base(r, key, val)) return -1;
+  if (strcmp(key, "base") == 0) return 0;
+  if (strcmp(key, "mc") == 0) return add_mc(r, val);
+  if (strcmp(key, "vlevel") == 0) return add_vlevel(r, val);
+  int k = chip_key_index(key);
+  if (k < 0) {
+    snprintf(r->why, sizeof r->why, "unknown key '%s'", key);
+    return -1;
+  }
+  r->key_line[k] = r->tf.lineno;
+  return chip_key_set(r->c, k, val, r->why, sizeof r->why);
+}
+
+/* The line that set key (mc: controller mc_index, or the last mc line). */
+static int line_of(const struct chip_reader *r, const char *key, int mc_index) {
+  if (strcmp(key, "mc") == 0)
+    return mc_index >= 0 && mc_index < r->n_mc_lines ? r->mc_line[mc_index]
+           : r->n_mc_lines                          ? r->mc_line[r->n_mc_lines - 1]
+                                                    : 0;
+  if (strcmp(key, "vlevel") == 0) return r->vlevel_line;
+  int k = chip_key_index(key);
+  return k >= 0 ? r->key_line[k] : 0;
+}
+
+/* A whole-chip problem, at the line that set the last of its keys. */
+static int check_chip(struct chip_reader *r, char *err, size_t errlen) {
+  struct chip_problem p;
+  if (!chip_find_problem(r->c, &p)) return 0;
+  int line = 0;
+  for (int i = 0; p.keys[i]; i++)
+    if (line_of(r, p.keys[i], p.mc) > line) line = line_of(r, p.keys[i], p.mc);
+  if (line) snprintf(err, errlen, "%s:%d: %s", r->tf.path, line, p.why);
+  else snprintf(err, errlen, "%s: %s", r->tf.path, p.why);
+  return -1;
 }
 
 static int load_file(const char *path, struct chip_desc *c, char *err, size_t errlen) {
-  FILE *f = fopen(path, "r");
-  if (!f) {
-    snprintf(err, errlen, "cannot open chip file '%s'", path);
-    return -1;
-  }
-  char line[512];
-  int lineno = 0, mc_seen = 0, vl_seen = 0, have_base = 0, rc = 0;
-  while (rc == 0 && fgets(line, sizeof line, f)) {
-    lineno++;
-    char *hash = strchr(line, '#');
-    if (hash) *hash = '\0';
-    char *s = trim(line);
-    if (!*s) continue;
-    char *eq = strchr(s, '=');
-    if (!eq) {
-      snprintf(err, errlen, "%s:%d: expected 'key = value'", path, lineno);
+  struct chip_reader r = {.c = c};
+  if (text_file_open(&r.tf, path, "chip file", err, errlen)) return -1;
+  char *line;
+  int got, rc = 0;
+  while (rc == 0 && (got = text_file_line(&r.tf, &line, err, errlen)) != 0) {
+    if (got < 0) rc = -1;
+    else if (*line && apply_line(&r, line)) {
+      snprintf(err, errlen, "%s:%d: %s", path, r.tf.lineno, r.why);
       rc = -1;
-      break;
     }
-    *eq = '\0';
-    char *key = trim(s), *val = trim(eq + 1);
-    if (strcmp(key, "base") == 0) {
-      if (have_base) {
-        snprintf(err, errlen, "%s:%d: 'base' must come first", path, lineno);
-        rc = -1;
-      } else if (chip_preset(val, c, err, errlen) != 0) {
-        rc = -1;
-      }
-      have_base = 1;
-      continue;
-    }
-    if (!have_base) chip_preset("scc", c, err, errlen);
-    have_base = 1;
-    int r = set_key(c, key, val, &mc_seen, &vl_seen);
-    if (r == -3) snprintf(err, errlen, "%s:%d: unknown key '%s'", path, lineno, key);
-    else if (r != 0) snprintf(err, errlen, "%s:%d: bad value '%s' for '%s'", path, lineno, val, key);
-    if (r != 0) rc = -1;
   }
-  fclose(f);
-  if (rc == 0 && !have_base) chip_preset("scc", c, err, errlen);
-  return rc == 0 ? chip_validate(c, err, errlen) : rc;
+  if (rc == 0 && !r.have_base) rc = set_base(&r, "base", "scc");
+  if (rc == 0) rc = check_chip(&r, err, errlen);
+  text_file_close(&r.tf);
+  return rc;
 }
 
+/* A bare name is a preset: a file in the current directory named "scc" must
+ * not replace the built-in chip.  A file is named by a path with a '/' or a
+ * file name with an extension. */
 int chip_load(const char *name_or_path, struct chip_desc *out, char *err, size_t errlen) {
-  struct stat st;
-  if (strchr(name_or_path, '/') || stat(name_or_path, &st) == 0) return load_file(name_or_path, out, err, errlen);
+  if (strchr(name_or_path, '/') || strchr(name_or_path, '.')) return load_file(name_or_path, out, err, errlen);
   return chip_preset(name_or_path, out, err, errlen);
 }

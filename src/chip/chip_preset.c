@@ -1,5 +1,6 @@
 /* Chip presets.  Each constant cites its row in shared/scc-reference.md. */
 #include "chip.h"
+#include "chip_keys.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -75,30 +76,38 @@ static void scc_preset(struct chip_desc *c) {
 }
 
 /* "WxH[xC][:MPB]": the SCC's rules on another mesh.  Memory controllers sit
- * where the SCC has them: the west and east edges of row 0 and row H/2. */
+ * where the SCC has them: the west and east edges of row 0 and row H/2.
+ * Returns 1 when name does not have that form, else chip_validate's result
+ * (each number is range-checked as the chip file key it sets). */
 static int parametric_preset(const char *name, struct chip_desc *c, char *err, size_t errlen) {
-  int w = 0, h = 0, cpt = 2, mpb = 8192, used = 0;
-  char tail[32] = "";
-  int n = sscanf(name, "%dx%d%n", &w, &h, &used);
-  if (n != 2) return -1;
-  const char *rest = name + used;
-  if (*rest == 'x') {
-    int more = 0;
-    if (sscanf(rest, "x%d%n", &cpt, &more) != 1) goto bad;
-    rest += more;
+  static const char *const part_key[] = {"tiles_x", "tiles_y", "cores_per_tile", "mpb_bytes_per_core"};
+  char *copy = strdup(name), *part[4] = {NULL, NULL, NULL, NULL};
+  if (!copy) return 1;
+  char *colon = strchr(copy, ':');
+  if (colon) *colon = '\0', part[3] = colon + 1;
+  int n = 0;
+  char *rest = copy;
+  for (; n < 3 && rest; n++) {
+    part[n] = rest;
+    rest = strchr(rest, 'x');
+    if (rest) *rest++ = '\0';
   }
-  if (*rest == ':') {
-    int more = 0;
-    if (sscanf(rest, ":%d%n", &mpb, &more) != 1) goto bad;
-    rest += more;
+  int rc = n < 2 || rest ? 1 : 0;
+  for (int i = 0; i < 4 && !rc; i++) /* digits only: a sign, space or exponent is not the WxH form */
+    if (part[i] && (!*part[i] || strspn(part[i], "0123456789") != strlen(part[i]))) rc = 1;
+  if (rc == 0) {
+    scc_preset(c);
+    snprintf(c->name, sizeof c->name, "%s", name);
+    char why[256];
+    for (int i = 0; i < 4 && !rc; i++)
+      if (part[i] && chip_key_set(c, chip_key_index(part_key[i]), part[i], why, sizeof why) != 0) {
+        snprintf(err, errlen, "chip '%s': %s", name, why);
+        rc = -1;
+      }
   }
-  if (sscanf(rest, "%31s", tail) == 1) goto bad;
-  scc_preset(c);
-  snprintf(c->name, sizeof c->name, "%s", name);
-  c->tiles_x = w;
-  c->tiles_y = h;
-  c->cores_per_tile = cpt;
-  c->mpb_bytes_per_core = mpb;
+  free(copy);
+  if (rc != 0) return rc;
+  int w = c->tiles_x, h = c->tiles_y;
   c->n_mc = 0;
   int rows[2] = {0, h / 2};
   for (int r = 0; r < (h > 1 ? 2 : 1); r++) {
@@ -106,9 +115,6 @@ static int parametric_preset(const char *name, struct chip_desc *c, char *err, s
     if (w > 1) c->mc[c->n_mc++] = (struct chip_mc){w - 1, rows[r]};
   }
   return chip_validate(c, err, errlen);
-bad:
-  snprintf(err, errlen, "bad parametric chip name '%s' (expected WxH, WxHxC or WxHxC:MPB_BYTES)", name);
-  return -1;
 }
 
 int chip_preset(const char *name, struct chip_desc *out, char *err, size_t errlen) {
@@ -119,51 +125,13 @@ int chip_preset(const char *name, struct chip_desc *out, char *err, size_t errle
   }
   if (name[0] >= '0' && name[0] <= '9') {
     int rc = parametric_preset(name, out, err, errlen);
-    if (rc == 0 || err[0]) return rc;
-  }
-  snprintf(err, errlen, "unknown chip '%s' (presets: scc, WxH[xC][:MPB_BYTES], or a chip file)", name);
-  return -1;
-}
-
-int chip_validate(const struct chip_desc *c, char *err, size_t errlen) {
-  const char *why = NULL;
-  if (c->tiles_x < 1 || c->tiles_y < 1 || c->cores_per_tile < 1) why = "mesh dimensions must be >= 1";
-  else if (c->tiles_x * c->tiles_y * c->cores_per_tile > CHIP_MAX_CORES) why = "more than 1024 cores";
-  else if (c->line_bytes < 8 || (c->line_bytes & (c->line_bytes - 1))) why = "line_bytes must be a power of two >= 8";
-  else if (c->mpb_bytes_per_core < 4 * c->line_bytes || c->mpb_bytes_per_core % c->line_bytes)
-    why = "mpb_bytes_per_core must be a multiple of line_bytes, at least 4 lines";
-  else if (c->mpb_bytes_per_core > (1 << 20)) why = "mpb_bytes_per_core above 1 MiB";
-  else if (c->n_mc < 1 || c->n_mc > CHIP_MAX_MC) why = "need 1..16 memory controllers";
-  else if (c->vdomain_tiles_x < 1 || c->vdomain_tiles_y < 1) why = "voltage domain size must be >= 1 tile";
-  else if (c->divider_min < 1 || c->divider_max < c->divider_min) why = "bad divider range";
-  else if (c->default_divider < c->divider_min || c->default_divider > c->divider_max)
-    why = "default_divider outside the divider range";
-  else if (c->global_clock_mhz < 1 || c->mesh_mhz < 1 || c->ddr_mhz < 1) why = "clocks must be positive";
-  else if (c->n_vlevels < 1 || c->n_vlevels > CHIP_MAX_VLEVELS) why = "need 1..16 voltage levels";
-  else if (c->lat.mpb_read_local < 0 || c->lat.mpb_read_remote < 0 || c->lat.mpb_write_local < 0 ||
-           c->lat.mpb_write_remote < 0 || c->lat.mesh_cycles_per_hop < 0 || c->lat.ddr_core < 0 ||
-           c->lat.ddr_memory < 0 || c->lat.interrupt_cycles < 0)
-    why = "latencies must not be negative";
-  else if (c->lat.ddr_outstanding_reads < 1) why = "ddr_outstanding_reads must be >= 1";
-  else if (c->lat.mc_service_ns < 0 || c->lat.link_service_cycles < 0 || c->lat.mpb_service_cycles < 0 ||
-           c->lat.mc_page_bytes < c->line_bytes || c->lat.contention_window_ns <= 0)
-    why = "service times must not be negative, mc_page_bytes at least a line, contention_window_ns positive";
-  else if (c->time.compute_slowdown < 0 || c->time.compute_ref_mhz < 1)
-    why = "time_compute_slowdown must not be negative, time_compute_ref_mhz must be positive";
-  else if (c->time.sw_call_cycles < 0 || c->time.compute_min_ns < 0 || c->time.compute_bb_cycles < 0 || c->time.sw_step_cycles < 0 || c->time.dvfs_voltage_cycles < 0 ||
-           c->time.dvfs_frequency_cycles < 0 || c->time.mailbox_check_cycles < 0 || c->time.svm_fault_cycles < 0 ||
-           c->time.svm_frame_cycles < 0 || c->time.svm_reserve_page_cycles < 0)
-    why = "software, DVFS and kernel-path cycles must not be negative";
-  else if (c->power.core_dynamic < 0 || c->power.domain_static < 0 || c->power.uncore < 0 ||
-           c->power.idle_activity < 0 || c->power.idle_activity > 1 || c->power.static_ref_volts <= 0)
-    why = "power constants must not be negative (idle_activity 0..1, static_ref_volts > 0)";
-  for (int i = 0; !why && i < c->n_mc; i++)
-    if (c->mc[i].tile_x < 0 || c->mc[i].tile_x >= c->tiles_x || c->mc[i].tile_y < 0 ||
-        c->mc[i].tile_y >= c->tiles_y)
-      why = "a memory controller lies outside the mesh";
-  if (why) {
-    snprintf(err, errlen, "chip '%s': %s", c->name, why);
+    if (rc <= 0) return rc;
+    snprintf(err, errlen, "bad parametric chip name '%s' (expected WxH, WxHxC or WxHxC:MPB_BYTES)", name);
     return -1;
   }
-  return 0;
+  snprintf(err, errlen,
+           "unknown chip '%s' (presets: scc, WxH[xC][:MPB_BYTES]; a chip file is named by a path with a '/' or an "
+           "extension, e.g. ./%s)",
+           name, name);
+  return -1;
 }

@@ -59,6 +59,7 @@ static void init_contents(const struct hw_job_params *p, struct hw_job *job) {
   h->debug = p->debug;
   h->spin_limit = p->spin_limit;
   h->yield_limit = p->yield_limit;
+  h->wait_adaptive = p->wait_adaptive;
   h->single_copy = p->single_copy;
   h->oversubscribed = p->oversubscribed;
   h->asym_fence = p->asym_fence;

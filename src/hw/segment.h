@@ -17,7 +17,7 @@
 #include "../chip/chip.h"
 
 #define HW_MAGIC 0x214343536e65704fULL /* "OpenSCC!" */
-#define HW_VERSION 6
+#define HW_VERSION 7
 #define HW_HOST_LINE 64
 #define HW_MAX_UES CHIP_MAX_CORES
 #define HW_SHM_PREFIX "openscc-"
@@ -133,6 +133,11 @@ struct hw_config {
 };
 
 enum hw_flag_mode { HW_FLAGS_UNSET = 0, HW_FLAGS_BIG = 1, HW_FLAGS_SINGLEBIT = 2 };
+/* rccerun --flags: by default (AUTO) short messages of the basic interface
+ * ride in the sent flag's line natively when the program uses big flags
+ * (seed 004 section V); model mode keeps RCCE 1.0.13's protocol, whose
+ * steps it charges. */
+enum hw_tagged { HW_TAGGED_AUTO = 0, HW_TAGGED_OFF = 1, HW_TAGGED_ON = 2 };
 enum hw_iface { HW_IFACE_UNSET = 0, HW_IFACE_BASIC = 1, HW_IFACE_GORY = 2 };
 /* Communication scheme of the basic interface (seed 004 section IV). */
 enum hw_scheme { HW_SCHEME_LPRG = 0, HW_SCHEME_RPLG = 1 };
@@ -146,10 +151,11 @@ struct hw_header {
   int32_t debug;        /* print RCCE errors */
   int32_t spin_limit;   /* polls before yielding or sleeping */
   int32_t yield_limit;  /* sched_yield calls before sleeping */
+  int32_t wait_adaptive; /* budgets adapt to host load (wait.c); 0: fixed (OPENSCC_SPIN/OPENSCC_YIELD) */
   int32_t single_copy;  /* large messages copied once (native mode) */
   int32_t oversubscribed; /* more UEs than host CPUs */
   int32_t asym_fence;     /* writers skip the fence; sleepers use membarrier (wait.h) */
-  int32_t tagged_flags;   /* short messages ride in the sent flag's line (seed 004 section V) */
+  int32_t tagged_flags;   /* enum hw_tagged: short messages ride in the sent flag's line */
   int32_t scheme;         /* enum hw_scheme */
   int32_t model;          /* virtual clocks and the power model (rccerun --model) */
   int32_t initial_vlevel; /* every domain's voltage level at the start */
@@ -189,6 +195,7 @@ struct hw_job_params {
   int initial_divider;
   int spin_limit;
   int yield_limit;
+  int wait_adaptive;
   int single_copy;
   int oversubscribed;
   int asym_fence;
@@ -244,6 +251,12 @@ static inline _Atomic int64_t *hw_load(const struct hw_job *j, uint64_t resource
 }
 static inline struct hw_vlog *hw_vlog(const struct hw_job *j, int domain) {
   return (struct hw_vlog *)(j->base + j->hdr->vlog_off) + domain;
+}
+/* Whether the basic interface's short messages travel tagged (enum hw_tagged)
+ * for a program of this flag form and interface. */
+static inline int hw_tagged_messages(const struct hw_header *h, int flag_mode, int iface) {
+  int on = h->tagged_flags == HW_TAGGED_ON || (h->tagged_flags == HW_TAGGED_AUTO && !h->model);
+  return on && flag_mode == HW_FLAGS_BIG && iface == HW_IFACE_BASIC;
 }
 static inline unsigned char *hw_shared(const struct hw_job *j) { return j->base + j->hdr->shared_off; }
 static inline unsigned char *hw_svm_pool(const struct hw_job *j) { return j->base + j->hdr->svm_off; }

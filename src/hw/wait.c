@@ -3,17 +3,24 @@
 #include "wait.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <sched.h>
+#include <stdio.h>
 #include <limits.h>
 #include <linux/futex.h>
 #include <linux/membarrier.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
 
-static void futex_wait(volatile uint32_t *addr, uint32_t val) {
-  /* Shared futex: the word is in a MAP_SHARED segment used by several processes. */
-  syscall(SYS_futex, addr, FUTEX_WAIT, val, NULL, NULL, 0);
+/* Shared futex: the word is in a MAP_SHARED segment used by several
+ * processes.  timeout NULL: until woken. */
+static void futex_wait_until(volatile uint32_t *addr, uint32_t val, const struct timespec *timeout) {
+  syscall(SYS_futex, addr, FUTEX_WAIT, val, timeout, NULL, 0);
 }
+
+static void futex_wait(volatile uint32_t *addr, uint32_t val) { futex_wait_until(addr, val, NULL); }
 
 static void futex_wake(volatile uint32_t *addr, int n) { syscall(SYS_futex, addr, FUTEX_WAKE, n, NULL, NULL, 0); }
 
@@ -58,15 +65,139 @@ static void note_wake(struct hw_ue *u, const struct sleep_record *rec) {
   if (rec->slept) __atomic_store_n(&u->state, rec->state_before, __ATOMIC_RELEASE);
 }
 
-/* The cheap phase of every wait: poll, then, when UEs outnumber host CPUs,
- * yield a few times (the UE we wait for needs this CPU; this avoids paying
- * for a sleep and a wake-up).  Returns 1 as soon as cond holds. */
+/* --- adaptive budgets ------------------------------------------------------
+ * Spinning pays while the UE waited for runs on another CPU.  When other
+ * processes share the CPUs, a long spin burns the time slice that its peer
+ * (or the process keeping its peer off a CPU) needs and is preempted at its
+ * end, while a UE that sleeps at once may be woken only after another
+ * process's slice; both make waits collapse to time slices.  A medium spin
+ * (LOADED_SPIN polls, about 50 us: most answers of a running peer arrive
+ * within it), a few yields, then sleep, is the best of the fixed policies on
+ * a loaded host (make bench, load group).  So a UE of an adaptive job (no
+ * OPENSCC_SPIN/OPENSCC_YIELD) watches its involuntary context switches
+ * (getrusage(RUSAGE_THREAD).ru_nivcsw) every CHECK_EVERY polls of a spin:
+ *  - never preempted, it keeps the job's full budget (hw_header.spin_limit):
+ *    the idle-host fast path is unchanged;
+ *  - preempted, it is loaded and takes the medium budget until LOADED_HOLD_NS
+ *    pass without a preemption (checked at most every RECHECK_NS) while the
+ *    host is not heavily loaded;
+ *  - loaded while more than twice as many tasks as CPUs are runnable (the
+ *    run queue in /proc/loadavg, read at most every RECHECK_NS), even a
+ *    medium spin mostly waits for a peer that is off its CPU: it takes the
+ *    short budget of an oversubscribed job (HEAVY_SPIN polls, LOADED_YIELD
+ *    yields, sleep), which was the best fixed policy there.
+ * Each UE is one process, so this state is per UE. */
+enum { LOADED_SPIN = 2048, HEAVY_SPIN = 4, LOADED_YIELD = 4, CHECK_EVERY = 1024 };
+#define LOADED_HOLD_NS 1000000000ull
+#define RECHECK_NS 10000000ull
+
+struct budget {
+  int spin, yield;
+};
+
+static struct {
+  int started, loaded, heavy;
+  int cpus;              /* this UE may run on */
+  long nivcsw;           /* involuntary switches counted when last checked */
+  uint64_t checked_ns;   /* when they were last checked */
+  uint64_t preempted_ns; /* when a preemption was last seen */
+} policy;
+
+static uint64_t now_ns(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (uint64_t)t.tv_sec * 1000000000ull + (uint64_t)t.tv_nsec;
+}
+
+static long involuntary_switches(void) {
+  struct rusage r;
+  return getrusage(RUSAGE_THREAD, &r) == 0 ? r.ru_nivcsw : 0;
+}
+
+/* Runnable tasks on the host (/proc/loadavg: "0.5 0.4 0.3 RUNNING/TOTAL ..."), or 0. */
+static int runnable_tasks(void) {
+  char buf[128];
+  int fd = open("/proc/loadavg", O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return 0;
+  ssize_t n = read(fd, buf, sizeof buf - 1);
+  close(fd);
+  int running = 0;
+  if (n > 0) {
+    buf[n] = 0;
+    if (sscanf(buf, "%*s %*s %*s %d/", &running) != 1) running = 0;
+  }
+  return running;
+}
+
+static int usable_cpus(void) {
+  cpu_set_t set;
+  if (sched_getaffinity(0, sizeof set, &set) == 0) return CPU_COUNT(&set);
+  long n = sysconf(_SC_NPROCESSORS_ONLN);
+  return n > 0 ? (int)n : 1;
+}
+
+static int heavily_loaded(void) { return runnable_tasks() > 2 * policy.cpus; }
+
+/* Whether the UE was preempted since the last check (and note when). */
+static int preempted_since_check(uint64_t now) {
+  long n = involuntary_switches();
+  policy.checked_ns = now;
+  if (n == policy.nivcsw) return 0;
+  policy.nivcsw = n;
+  policy.preempted_ns = now;
+  return 1;
+}
+
+static struct budget budget_of(const struct hw_job *j) {
+  struct budget full = {j->hdr->spin_limit, j->hdr->yield_limit};
+  if (!j->hdr->wait_adaptive) return full;
+  if (!policy.started) { /* preemptions before the first wait do not count */
+    policy.started = 1;
+    policy.cpus = usable_cpus();
+    policy.nivcsw = involuntary_switches();
+  }
+  if (!policy.loaded) return full;
+  uint64_t now = now_ns();
+  if (now - policy.checked_ns >= RECHECK_NS) {
+    preempted_since_check(now);
+    policy.heavy = heavily_loaded();
+  }
+  if (now - policy.preempted_ns > LOADED_HOLD_NS && !policy.heavy) {
+    policy.loaded = 0;
+    return full;
+  }
+  int spin = policy.heavy ? HEAVY_SPIN : LOADED_SPIN;
+  return (struct budget){full.spin < spin ? full.spin : spin, full.yield > LOADED_YIELD ? full.yield : LOADED_YIELD};
+}
+
+/* Called every CHECK_EVERY polls of a spin; 1 when an unloaded UE was
+ * preempted since the last check: it is loaded now, and the spin should
+ * take the loaded budget. */
+static int preempted_while_spinning(const struct hw_job *j) {
+  if (!j->hdr->wait_adaptive) return 0;
+  if (!preempted_since_check(now_ns()) || policy.loaded) return 0;
+  policy.loaded = 1;
+  policy.heavy = heavily_loaded();
+  return 1;
+}
+
+static int check_due(int polls) { return (polls & (CHECK_EVERY - 1)) == CHECK_EVERY - 1; }
+
+/* The cheap phase of every wait: poll, then, when UEs outnumber host CPUs
+ * (or the host is loaded), yield a few times (the UE we wait for needs this
+ * CPU; this avoids paying for a sleep and a wake-up).  Returns 1 as soon as
+ * cond holds. */
 static int poll_briefly(const struct hw_job *j, hw_cond_fn cond, void *arg) {
-  for (int i = 0; i < j->hdr->spin_limit; i++) {
+  struct budget b = budget_of(j);
+  for (int i = 0; i < b.spin; i++) {
     if (cond(arg)) return 1;
+    if (check_due(i) && preempted_while_spinning(j)) {
+      b = budget_of(j);
+      if (i >= b.spin) break;
+    }
     hw_cpu_relax();
   }
-  for (int i = 0; i < j->hdr->yield_limit; i++) {
+  for (int k = 0; k < b.yield; k++) {
     if (cond(arg)) return 1;
     sched_yield();
   }
@@ -112,19 +243,86 @@ static int word_changed(void *p) {
   return __atomic_load_n(a->word, __ATOMIC_ACQUIRE) != a->want;
 }
 
-void hw_wait_change(struct hw_job *j, int me, volatile uint32_t *word, uint32_t old, const struct hw_wait_desc *why) {
+/* asleep: NULL, or a word raised before every sleep (hw_wake_word_asleep). */
+static void wait_change(struct hw_job *j, int me, volatile uint32_t *word, uint32_t old, volatile uint32_t *asleep,
+                        const struct hw_wait_desc *why) {
   struct bits_arg a = {word, ~0u, old};
   if (poll_briefly(j, word_changed, &a)) return;
   struct hw_ue *u = hw_ue(j, me);
   struct sleep_record rec = {0, 0};
   while (!word_changed(&a)) {
     note_sleep(j, u, why, word, old, &rec);
+    if (asleep) {
+      /* Dekker with the waker: raise (a full fence on x86), then re-check. */
+      __atomic_store_n(asleep, 1, __ATOMIC_SEQ_CST);
+      if (word_changed(&a)) break;
+    }
     futex_wait(word, old);
   }
   note_wake(u, &rec);
 }
 
+void hw_wait_change(struct hw_job *j, int me, volatile uint32_t *word, uint32_t old, const struct hw_wait_desc *why) {
+  wait_change(j, me, word, old, NULL, why);
+}
+
+void hw_wait_change_asleep(struct hw_job *j, int me, volatile uint32_t *word, uint32_t old, volatile uint32_t *asleep,
+                           const struct hw_wait_desc *why) {
+  wait_change(j, me, word, old, asleep, why);
+}
+
 void hw_wake_word(volatile uint32_t *word) { futex_wake(word, INT_MAX); }
+
+/* The exchange orders the caller's store to *word before reading *asleep;
+ * a sleeper raising it later re-checks *word and sees the store.  Clearing
+ * it is safe: every sleeper raises it again before each sleep, and old data
+ * in it costs one needless wake at most. */
+void hw_wake_word_asleep(volatile uint32_t *word, volatile uint32_t *asleep) {
+  if (__atomic_exchange_n(asleep, 0, __ATOMIC_SEQ_CST)) futex_wake(word, INT_MAX);
+}
+
+/* --- polling calls ---------------------------------------------------------
+ * A program that polls (iRCCE_*_test, *_push, RCCE_recv_test) in a tight
+ * loop is one long wait spread over many calls: count the consecutive
+ * fruitless polls of this UE and spend them like poll_briefly's budget, then
+ * nap on the doorbell.  A nap is bounded (the program may be waiting for
+ * something else too) and is not a blocked state: the UE is still running
+ * its own loop. */
+#define NAP_NS 1000000L
+
+static unsigned fruitless_polls;
+
+void hw_poll_fruitful(void) { fruitless_polls = 0; }
+
+/* Sleep until the doorbell rings (any flag written into my MPB) or NAP_NS. */
+static void nap(struct hw_job *j, int me, hw_cond_fn cond, void *arg) {
+  struct hw_ue *u = hw_ue(j, me);
+  volatile uint32_t *seq = (volatile uint32_t *)&u->doorbell_seq;
+  uint32_t s = __atomic_load_n(seq, __ATOMIC_ACQUIRE);
+  __atomic_store_n(&u->sleeping, 1, __ATOMIC_RELAXED);
+  sleeper_fence(j); /* as in hw_wait_cond: a write after this point rings */
+  if (!cond(arg)) {
+    const struct timespec timeout = {0, NAP_NS};
+    u->counters.sleeps++;
+    futex_wait_until(seq, s, &timeout);
+  }
+  __atomic_store_n(&u->sleeping, 0, __ATOMIC_RELAXED);
+}
+
+void hw_poll_idle(struct hw_job *j, int me, hw_cond_fn cond, void *arg) {
+  struct budget b = budget_of(j);
+  unsigned spin = b.spin > 0 ? (unsigned)b.spin : 0, yield = b.yield > 0 ? (unsigned)b.yield : 0;
+  unsigned n = fruitless_polls;
+  if (n < spin + yield) fruitless_polls++; /* stays at the budget: every further fruitless poll naps */
+  if (n < spin) {
+    if (check_due((int)n)) preempted_while_spinning(j);
+    hw_cpu_relax();
+  } else if (n < spin + yield) {
+    sched_yield();
+  } else {
+    nap(j, me, cond, arg);
+  }
+}
 
 void hw_ring_slow(struct hw_job *j, int ue) {
   struct hw_ue *u = hw_ue(j, ue);

@@ -1,7 +1,8 @@
 /*
  * Waiting on emulated hardware: spin briefly, then (when UEs outnumber host
- * CPUs) yield a few times, then sleep on a futex (DESIGN.md principle 3), so
- * oversubscribed jobs make progress.
+ * CPUs, or other processes load the host) yield a few times, then sleep on a
+ * futex (DESIGN.md principle 3), so oversubscribed jobs make progress.  The
+ * spin budget adapts to host load (wait.c, "adaptive budgets").
  *
  * Doorbell protocol.  A UE only ever sleeps on words in its own MPB (RCCE
  * polls flags in the local MPB, seed 004 section IV), so each UE has one
@@ -35,8 +36,21 @@ void hw_wait_bits(struct hw_job *j, int me, volatile uint32_t *word, uint32_t ma
 /* Block until *word != old, sleeping on the word itself; pair with hw_wake_word. */
 void hw_wait_change(struct hw_job *j, int me, volatile uint32_t *word, uint32_t old, const struct hw_wait_desc *why);
 void hw_wake_word(volatile uint32_t *word);
+/* The same with a word that every sleeper raises before it sleeps, so that
+ * the waker makes the futex system call only when someone may sleep (the
+ * barrier's fast path: its waiters usually still spin). */
+void hw_wait_change_asleep(struct hw_job *j, int me, volatile uint32_t *word, uint32_t old, volatile uint32_t *asleep,
+                           const struct hw_wait_desc *why);
+void hw_wake_word_asleep(volatile uint32_t *word, volatile uint32_t *asleep);
 
 void hw_ring_slow(struct hw_job *j, int ue);
+
+/* Polling calls: after a poll that found nothing done and moved nothing,
+ * hw_poll_idle spends one unit of the wait budget (spin, then yield, then a
+ * bounded nap until cond holds or the doorbell rings); hw_poll_fruitful
+ * starts the count again. */
+void hw_poll_idle(struct hw_job *j, int me, hw_cond_fn cond, void *arg);
+void hw_poll_fruitful(void);
 
 /* Whether the kernel offers the asymmetric fence (launcher side). */
 int hw_asym_fence_available(void);

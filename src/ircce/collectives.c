@@ -50,18 +50,22 @@ static int multicast(const char *buf, size_t size) {
 int iRCCE_msend(char *privbuf, ssize_t size) {
   TIMING_SCOPE();
   if (size < 0) return rcce_error(RCCE_DEBUG_COMM, RCCE_ERROR_MESSAGE_LENGTH, "iRCCE_msend", "size %zd", size);
+  int rc = rcce_check_buffer(privbuf, (size_t)size, RCCE_ERROR_SOURCE, "iRCCE_msend", "buffer");
+  if (rc != RCCE_SUCCESS) return rc;
   if (!rcce_g.initialized || rcce_g.gory)
     return rcce_error(RCCE_DEBUG_COMM, RCCE_ERROR_COMM_UNDEFINED, "iRCCE_msend", "RCCE_init of the basic interface not done");
   if (size == 0 || rcce_g.nue == 1) return iRCCE_SUCCESS;
   struct rcce_link any = rcce_basic_send_link((rcce_g.ue + 1) % rcce_g.nue);
   if (!rcce_g.queued && !rcce_g.rplg && !rcce_link_tagged(&any, (size_t)size) && (size_t)size <= RCCE_chunk)
     return multicast(privbuf, (size_t)size);
-  int rc = iRCCE_SUCCESS;
   for (int i = 1; i < rcce_g.nue && rc == iRCCE_SUCCESS; i++) rc = iRCCE_ssend(privbuf, size, (rcce_g.ue + i) % rcce_g.nue);
   return rc;
 }
 
-int iRCCE_mrecv(char *privbuf, ssize_t size, int source) { return iRCCE_srecv(privbuf, size, source); }
+int iRCCE_mrecv(char *privbuf, ssize_t size, int source) {
+  int rc = size > 0 ? rcce_check_buffer(privbuf, (size_t)size, RCCE_ERROR_TARGET, "iRCCE_mrecv", "buffer") : RCCE_SUCCESS;
+  return rc != RCCE_SUCCESS ? rc : iRCCE_srecv(privbuf, size, source);
+}
 
 int iRCCE_mcast(char *buf, size_t size, int root) {
   TIMING_SCOPE();

@@ -13,8 +13,14 @@ int iRCCE_init(void) { return iRCCE_SUCCESS; }
 
 /* A receive may take iRCCE_ANY_LENGTH (big flags: the size travels in the
  * sent flag's line, rcce/link.c). */
-static int check_start(int peer, ssize_t size, int receiving, const char *where) {
+/* The buffer is checked as RCCE_send/RCCE_recv check theirs: NULL with
+ * bytes to move gives RCCE_ERROR_SOURCE (send) or RCCE_ERROR_TARGET
+ * (receive; an any-length receive may bring bytes whatever its size). */
+static int check_start(const char *buf, int peer, ssize_t size, int receiving, const char *where) {
   int rc = peer == iRCCE_ANY_SOURCE && receiving && rcce_g.nue > 1 ? RCCE_SUCCESS : rcce_check_basic_peer(peer, where);
+  if (rc == RCCE_SUCCESS)
+    rc = rcce_check_buffer(buf, size == iRCCE_ANY_LENGTH ? 1 : (size > 0 ? (size_t)size : 0),
+                           receiving ? RCCE_ERROR_TARGET : RCCE_ERROR_SOURCE, where, "buffer");
   if (rc != RCCE_SUCCESS || size >= 0) return rc;
   if (size != iRCCE_ANY_LENGTH || !receiving)
     return rcce_error(RCCE_DEBUG_COMM, RCCE_ERROR_MESSAGE_LENGTH, where, "size %zd", size);
@@ -37,7 +43,7 @@ static int check_reusable(struct ircce_engine *e, int pending_unbound, const cha
 
 int iRCCE_isend(char *privbuf, ssize_t size, int dest, iRCCE_SEND_REQUEST *request) {
   TIMING_SCOPE();
-  int rc = check_start(dest, size, 0, "iRCCE_isend");
+  int rc = check_start(privbuf, dest, size, 0, "iRCCE_isend");
   if (rc == RCCE_SUCCESS && request) rc = check_reusable(ircce_send_engine(request), 0, "iRCCE_isend");
   if (rc != RCCE_SUCCESS) return rc;
   if (!request) return RCCE_send(privbuf, (size_t)size, dest); /* no handle: complete it now */
@@ -73,7 +79,7 @@ int ircce_recv_bind(iRCCE_RECV_REQUEST *request, int source) {
 int iRCCE_irecv(char *privbuf, ssize_t size, int source, iRCCE_RECV_REQUEST *request) {
   TIMING_SCOPE();
   int any = source == iRCCE_ANY_SOURCE;
-  int rc = check_start(source, size, 1, "iRCCE_irecv");
+  int rc = check_start(privbuf, source, size, 1, "iRCCE_irecv");
   if (rc == RCCE_SUCCESS && request) rc = check_reusable(ircce_recv_engine(request), ircce_any_source_posted(request), "iRCCE_irecv");
   if (rc != RCCE_SUCCESS) return rc;
   iRCCE_RECV_REQUEST local;
@@ -135,33 +141,41 @@ static int any_recv_queued(void) {
   return 0;
 }
 
+/* Push and test are polling calls (rcce_xfer_poll_start/end): a tight loop
+ * of them yields and naps like a blocking wait. */
 int iRCCE_isend_push(void) {
   TIMING_SCOPE();
-  rcce_xfer_progress();
-  return rcce_g.send_queue ? iRCCE_PENDING : iRCCE_SUCCESS;
+  unsigned long p = rcce_xfer_poll_start();
+  int done = !rcce_g.send_queue;
+  rcce_xfer_poll_end(p, done, NULL);
+  return done ? iRCCE_SUCCESS : iRCCE_PENDING;
 }
 
 int iRCCE_irecv_push(void) {
   TIMING_SCOPE();
-  rcce_xfer_progress();
-  return any_recv_queued() ? iRCCE_PENDING : iRCCE_SUCCESS;
+  unsigned long p = rcce_xfer_poll_start();
+  int done = !any_recv_queued();
+  rcce_xfer_poll_end(p, done, NULL);
+  return done ? iRCCE_SUCCESS : iRCCE_PENDING;
 }
 
 /* test: without a request, whether every request of that direction is done. */
 int iRCCE_isend_test(iRCCE_SEND_REQUEST *request, int *test) {
   TIMING_SCOPE();
-  rcce_xfer_progress();
+  unsigned long p = rcce_xfer_poll_start();
   int f = request ? ircce_send_finished(request, "iRCCE_isend_test") : !rcce_g.send_queue;
   if (f < 0) return iRCCE_ERROR;
+  rcce_xfer_poll_end(p, f, NULL);
   if (test) *test = f;
   return f ? iRCCE_SUCCESS : iRCCE_PENDING;
 }
 
 int iRCCE_irecv_test(iRCCE_RECV_REQUEST *request, int *test) {
   TIMING_SCOPE();
-  rcce_xfer_progress();
+  unsigned long p = rcce_xfer_poll_start();
   int f = request ? ircce_recv_finished(request, "iRCCE_irecv_test") : !any_recv_queued();
   if (f < 0) return iRCCE_ERROR;
+  rcce_xfer_poll_end(p, f, NULL);
   if (test) *test = f;
   if (f && request && ircce_recv_engine(request)->xfer.error) return ircce_recv_engine(request)->xfer.error;
   return f ? iRCCE_SUCCESS : iRCCE_PENDING;
@@ -231,7 +245,7 @@ int iRCCE_irecv_cancel(iRCCE_RECV_REQUEST *request, int *test) {
  * two sub-chunks); the receiver follows what the first step says. */
 int iRCCE_ssend(char *privbuf, ssize_t size, int dest) {
   TIMING_SCOPE();
-  int rc = check_start(dest, size, 0, "iRCCE_ssend");
+  int rc = check_start(privbuf, dest, size, 0, "iRCCE_ssend");
   if (rc != RCCE_SUCCESS) return rc;
   struct rcce_link l = rcce_basic_send_link(dest);
   return rcce_send_general(privbuf, rcce_basic_buff_off(), RCCE_chunk, &l, (size_t)size, dest, 1);
@@ -239,7 +253,7 @@ int iRCCE_ssend(char *privbuf, ssize_t size, int dest) {
 
 static int srecv(char *privbuf, ssize_t size, int source, int *test, const char *where) {
   TIMING_SCOPE();
-  int rc = check_start(source, size, 1, where);
+  int rc = check_start(privbuf, source, size, 1, where);
   if (rc != RCCE_SUCCESS) return rc;
   if (source == iRCCE_ANY_SOURCE) return rcce_error(RCCE_DEBUG_COMM, RCCE_ERROR_ID, where, "use iRCCE_irecv for iRCCE_ANY_SOURCE");
   struct rcce_link l = rcce_basic_recv_link(source);

@@ -30,15 +30,24 @@ static int elem_finished(const iRCCE_WAIT_LISTELEM *e, const char *where) {
                                               : ircce_recv_finished(e->req, where);
 }
 
-int iRCCE_test_all(iRCCE_WAIT_LIST *list, int *test) {
-  TIMING_SCOPE();
-  rcce_xfer_progress();
+/* 1 when every request of the list is finished, 0 pending, -1 error. */
+static int all_finished(iRCCE_WAIT_LIST *list, const char *where) {
   int all = 1;
   for (iRCCE_WAIT_LISTELEM *e = list->first; e; e = e->next) {
-    int f = elem_finished(e, "iRCCE_test_all");
-    if (f < 0) return iRCCE_ERROR;
+    int f = elem_finished(e, where);
+    if (f < 0) return -1;
     all = all && f;
   }
+  return all;
+}
+
+/* The test calls are polling calls (rcce_xfer_poll_start/end). */
+int iRCCE_test_all(iRCCE_WAIT_LIST *list, int *test) {
+  TIMING_SCOPE();
+  unsigned long p = rcce_xfer_poll_start();
+  int all = all_finished(list, "iRCCE_test_all");
+  if (all < 0) return iRCCE_ERROR;
+  rcce_xfer_poll_end(p, all, NULL);
   if (test) *test = all;
   return all ? iRCCE_SUCCESS : iRCCE_PENDING;
 }
@@ -46,8 +55,9 @@ int iRCCE_test_all(iRCCE_WAIT_LIST *list, int *test) {
 int iRCCE_wait_all(iRCCE_WAIT_LIST *list) {
   TIMING_SCOPE();
   for (;;) {
-    int all = 0, rc = iRCCE_test_all(list, &all);
-    if (rc == iRCCE_ERROR) return rc;
+    rcce_xfer_progress();
+    int all = all_finished(list, "iRCCE_wait_all");
+    if (all < 0) return iRCCE_ERROR;
     if (all) break;
     rcce_xfer_idle();
   }
@@ -62,17 +72,16 @@ int iRCCE_wait_all(iRCCE_WAIT_LIST *list) {
 
 /* The first finished request in list order leaves the list; requests added
  * again after completing go to the end, so busy peers cannot starve others. */
-int iRCCE_test_any(iRCCE_WAIT_LIST *list, iRCCE_SEND_REQUEST **sreq, iRCCE_RECV_REQUEST **rreq) {
-  TIMING_SCOPE();
+static int take_any(iRCCE_WAIT_LIST *list, iRCCE_SEND_REQUEST **sreq, iRCCE_RECV_REQUEST **rreq,
+                    const char *where) {
   if (sreq) *sreq = NULL;
   if (rreq) *rreq = NULL;
   if (!list->first) {
-    rcce_error(RCCE_DEBUG_COMM, iRCCE_ERROR, "iRCCE_test_any", "the wait list is empty");
+    rcce_error(RCCE_DEBUG_COMM, iRCCE_ERROR, where, "the wait list is empty");
     return iRCCE_ERROR;
   }
-  rcce_xfer_progress();
   for (iRCCE_WAIT_LISTELEM *prev = NULL, *e = list->first; e; prev = e, e = e->next) {
-    int f = elem_finished(e, "iRCCE_test_any");
+    int f = elem_finished(e, where);
     if (f < 0) return iRCCE_ERROR;
     if (!f) continue;
     if (prev) prev->next = e->next;
@@ -86,10 +95,19 @@ int iRCCE_test_any(iRCCE_WAIT_LIST *list, iRCCE_SEND_REQUEST **sreq, iRCCE_RECV_
   return iRCCE_PENDING;
 }
 
+int iRCCE_test_any(iRCCE_WAIT_LIST *list, iRCCE_SEND_REQUEST **sreq, iRCCE_RECV_REQUEST **rreq) {
+  TIMING_SCOPE();
+  unsigned long p = rcce_xfer_poll_start();
+  int rc = take_any(list, sreq, rreq, "iRCCE_test_any");
+  if (rc != iRCCE_ERROR) rcce_xfer_poll_end(p, rc == iRCCE_SUCCESS, NULL);
+  return rc;
+}
+
 int iRCCE_wait_any(iRCCE_WAIT_LIST *list, iRCCE_SEND_REQUEST **sreq, iRCCE_RECV_REQUEST **rreq) {
   TIMING_SCOPE();
   for (;;) {
-    int rc = iRCCE_test_any(list, sreq, rreq);
+    rcce_xfer_progress();
+    int rc = take_any(list, sreq, rreq, "iRCCE_wait_any");
     if (rc != iRCCE_PENDING) return rc;
     rcce_xfer_idle();
   }

@@ -5,8 +5,10 @@
 #include "job_dir.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -18,21 +20,121 @@
 
 int job_dir_wanted(const struct launch_options *o) { return o->job.model || o->job.trace_level > HW_TRACE_OFF; }
 
-/* mkdir -p */
-static int make_dirs(const char *path) {
+/* The files a job writes: their presence marks a directory holding a job. */
+static const char *const job_files[] = {"summary.json", "comm_matrix.csv", "message_sizes.csv", "trace.json",
+                                        "power.csv"};
+#define N_JOB_FILES (sizeof job_files / sizeof job_files[0])
+
+/* The directory this rccerun claimed: open and flock()ed from job_dir_claim
+ * until the process exits, so that no second job writes into it meanwhile. */
+static struct {
+  char id[64];
+  char dir[4096];
+  int fd;
+  int created; /* made by this job: removed again if the job writes nothing */
+  int replace; /* --replace-job-dir: the old job's files go when the new ones are written */
+} claimed = {.fd = -1};
+
+/* mkdir -p of everything above path's last component. */
+static int make_parents(const char *path) {
   char buf[4096];
   snprintf(buf, sizeof buf, "%s", path);
   for (char *p = buf + 1; *p; p++)
-    if (*p == '/') {
+    if (*p == '/' && p[1]) {
       *p = '\0';
       if (mkdir(buf, 0755) != 0 && errno != EEXIST) return -1;
       *p = '/';
     }
-  return mkdir(buf, 0755) != 0 && errno != EEXIST ? -1 : 0;
+  return 0;
 }
 
-static int write_power(const char *path, const double *w, int n, double bucket_s) {
-  FILE *f = fopen(path, "w");
+/* The first of the job files present in the claimed directory, or NULL. */
+static const char *old_job_file(void) {
+  struct stat st;
+  for (size_t i = 0; i < N_JOB_FILES; i++)
+    if (fstatat(claimed.fd, job_files[i], &st, AT_SYMLINK_NOFOLLOW) == 0) return job_files[i];
+  return NULL;
+}
+
+/* Prints "rccerun: <head> <dir>: <what>" and gives the directory up. */
+static int claim_error(const char *head, const char *what) {
+  fprintf(stderr, "rccerun: %s %s: %s\n", head, claimed.dir, what);
+  if (claimed.fd >= 0) close(claimed.fd);
+  claimed.fd = -1;
+  return -1;
+}
+
+/* Creates (or opens) claimed.dir and locks it.  Returns 0; 1 when the
+ * directory was removed between open and flock (by a job that had made it
+ * and failed: job_dir_release); -1 after printing why it cannot be had. */
+static int lock_dir(void) {
+  /* mkdir of the last component is atomic: exactly one job creates it. */
+  claimed.created = mkdir(claimed.dir, 0755) == 0;
+  if (!claimed.created && errno != EEXIST) return claim_error("cannot create job directory", strerror(errno));
+  claimed.fd = open(claimed.dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (claimed.fd < 0) return claim_error("job directory", strerror(errno));
+  /* flock, not a lock file: the kernel drops it when this process ends,
+   * however it ends, so a killed job leaves no stale lock behind. */
+  if (flock(claimed.fd, LOCK_EX | LOCK_NB) != 0)
+    return claim_error("job directory", errno == EWOULDBLOCK ? "in use by another running job" : strerror(errno));
+  struct stat held, named;
+  if (fstat(claimed.fd, &held) == 0 && stat(claimed.dir, &named) == 0 && held.st_dev == named.st_dev &&
+      held.st_ino == named.st_ino)
+    return 0;
+  close(claimed.fd);
+  claimed.fd = -1;
+  return 1;
+}
+
+int job_dir_claim(const struct launch_options *o) {
+  time_t now = time(NULL);
+  struct tm tm;
+  localtime_r(&now, &tm);
+  snprintf(claimed.id, sizeof claimed.id, "%04d%02d%02d-%02d%02d%02d-%d", tm.tm_year + 1900, tm.tm_mon + 1,
+           tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec, (int)getpid());
+  if ((size_t)snprintf(claimed.dir, sizeof claimed.dir, "%s%s", o->job_dir ? "" : "runs/",
+                       o->job_dir ? o->job_dir : claimed.id) >= sizeof claimed.dir)
+    return claim_error("job directory", "path too long");
+  claimed.replace = o->replace_job_dir;
+  if (make_parents(claimed.dir) != 0) return claim_error("cannot create job directory", strerror(errno));
+  int rc;
+  for (int tries = 0; (rc = lock_dir()) > 0; tries++) /* removed under us: claim it anew */
+    if (tries == 3) return claim_error("job directory", "removed by another job while being claimed");
+  if (rc < 0) return -1;
+  const char *old = old_job_file();
+  if (old && !claimed.replace) {
+    char why[160];
+    snprintf(why, sizeof why, "already holds a job (%s); choose another --job-dir or replace it with --replace-job-dir",
+             old);
+    return claim_error("job directory", why);
+  }
+  return 0;
+}
+
+void job_dir_release(void) {
+  if (claimed.fd < 0) return;
+  if (claimed.created) rmdir(claimed.dir); /* fails, as it should, once the job wrote its files */
+  close(claimed.fd);
+  claimed.fd = -1;
+}
+
+/* --replace-job-dir: the old job's files go, so that none of them mixes with the new job's. */
+static int remove_old_job(void) {
+  for (size_t i = 0; i < N_JOB_FILES; i++)
+    if (unlinkat(claimed.fd, job_files[i], 0) != 0 && errno != ENOENT) return -1;
+  return 0;
+}
+
+/* A new file of the job directory: never through a symlink, never over a file. */
+static FILE *create_job_file(const char *name) {
+  int fd = openat(claimed.fd, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+  FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+  if (fd >= 0 && !f) close(fd);
+  return f;
+}
+
+static int write_power(const double *w, int n, double bucket_s) {
+  FILE *f = create_job_file("power.csv");
   if (!f) return -1;
   fprintf(f, "start_s,watts\n");
   for (int b = 0; b < n; b++) fprintf(f, "%.9g,%.6f\n", b * bucket_s, w[b]);
@@ -68,14 +170,8 @@ static void warn_dropped(const struct hw_job *job) {
 }
 
 int job_dir_write(const struct launch_options *o, const struct hw_job *job, double host_s) {
-  char id[64], dir[4096], path[4200];
-  time_t now = time(NULL);
-  struct tm tm;
-  localtime_r(&now, &tm);
-  snprintf(id, sizeof id, "%04d%02d%02d-%02d%02d%02d-%d", tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday, tm.tm_hour,
-           tm.tm_min, tm.tm_sec, (int)getpid());
-  if (o->job_dir) snprintf(dir, sizeof dir, "%s", o->job_dir);
-  else snprintf(dir, sizeof dir, "runs/%s", id);
+  const char *dir = claimed.dir;
+  char path[4200];
   const struct hw_header *h = job->hdr;
   struct timing_energy e;
   if (h->model) {
@@ -83,8 +179,8 @@ int job_dir_write(const struct launch_options *o, const struct hw_job *job, doub
     print_model(job, &e);
   }
   if (h->trace_level >= HW_TRACE_SIZES) warn_dropped(job);
-  if (make_dirs(dir) != 0) {
-    fprintf(stderr, "rccerun: cannot create job directory %s: %s\n", dir, strerror(errno));
+  if (claimed.replace && remove_old_job() != 0) {
+    fprintf(stderr, "rccerun: cannot replace the job in %s: %s\n", dir, strerror(errno));
     return -1;
   }
   struct summary_files files = {.comm_matrix = h->trace_level >= HW_TRACE_TARGETS,
@@ -94,8 +190,7 @@ int job_dir_write(const struct launch_options *o, const struct hw_job *job, doub
   if (files.power) {
     static double watts[POWER_BUCKETS];
     int n = timing_power_trace(job, watts, POWER_BUCKETS, &files.power_bucket_s);
-    snprintf(path, sizeof path, "%s/power.csv", dir);
-    bad |= write_power(path, watts, n, files.power_bucket_s) != 0;
+    bad |= write_power(watts, n, files.power_bucket_s) != 0;
   }
   const struct {
     int wanted;
@@ -109,10 +204,9 @@ int job_dir_write(const struct launch_options *o, const struct hw_job *job, doub
       snprintf(path, sizeof path, "%s/%s", dir, exports[i].name);
       bad |= exports[i].write(job, path) != 0;
     }
-  snprintf(path, sizeof path, "%s/summary.json", dir);
-  FILE *f = fopen(path, "w");
+  FILE *f = create_job_file("summary.json");
   if (f) {
-    summary_json_write(f, o, job, id, host_s, h->model ? &e : NULL, &files);
+    summary_json_write(f, o, job, claimed.id, host_s, h->model ? &e : NULL, &files);
     bad |= fclose(f) != 0;
   }
   if (!f || bad) {

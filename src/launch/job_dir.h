@@ -7,8 +7,17 @@
 
 /* Whether the job writes a job directory. */
 int job_dir_wanted(const struct launch_options *o);
-/* Write it (creating the directory) after a successful job that ran for
- * host_s seconds, with the model's lines on stderr.  Returns 0, or -1 after
+/* Claim the directory before any UE starts (docs/monitoring.md "The job
+ * directory"): create it, lock it for this process's life, and refuse one
+ * that holds a job unless --replace-job-dir.  Returns 0, or -1 after printing
+ * why. */
+int job_dir_claim(const struct launch_options *o);
+/* Give the claimed directory up at the end: removed again if this job made
+ * it and wrote nothing into it. */
+void job_dir_release(void);
+/* Write it into the claimed directory after a successful job that ran for
+ * host_s seconds, with the model's lines on stderr; --replace-job-dir
+ * removes the old job's files first.  Returns 0, or -1 after
  * printing why the files are missing. */
 int job_dir_write(const struct launch_options *o, const struct hw_job *job, double host_s);
 

@@ -1,6 +1,8 @@
 #define _GNU_SOURCE
 #include "options.h"
 
+#include "../chip/text_input.h"
+
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
@@ -13,13 +15,15 @@
 #define DEFAULT_SHARED_BYTES (256ull << 20)
 #define DEFAULT_SVM_BYTES (64ull << 20) /* 4 x 16 MB: frames behind every memory controller */
 #define DEFAULT_TRACE_EVENTS 65536 /* 2 MB of log per UE (hw/trace.h), touched only as used */
+#define MAX_REGION_BYTES (1ull << 40) /* --shm-size, --svm-size: 1T, far beyond any host's /dev/shm */
+#define MAX_TIMEOUT_S 31536000.0       /* --timeout: a year */
 
 static const char usage[] =
     "usage: rccerun -nue N [options] [--] program [args...]\n"
     "  -nue N, --nue N        number of UEs (emulated cores), one OS process each\n"
     "  --cores LIST           place UE i on core LIST[i], e.g. 0,47 or 0-7,16 (default 0..N-1)\n"
     "  -f FILE                SCC hostfile: core numbers, one per UE\n"
-    "  --chip NAME|FILE       chip: scc (default), WxH[xC][:MPB_BYTES], or a chip file\n"
+    "  --chip NAME|FILE       chip: scc (default), WxH[xC][:MPB_BYTES], or a chip file (a path with / or .)\n"
     "  -clock GHZ             initial tile clock, e.g. 0.533 (divider of the global clock)\n"
     "  --timeout S            end the job after S seconds with a report of every UE\n"
     "  --shm-size BYTES       off-chip shared memory for RCCE_shmalloc (default 256M; K/M/G suffixes)\n"
@@ -27,14 +31,15 @@ static const char usage[] =
     "  --mailbox irq|poll     mailboxes ring a doorbell interrupt (default) or are polled\n"
     "  --svm-check            lazy-release SVM pages are cached as on the SCC: stale until an acquire\n"
     "  --debug                print RCCE errors as they are returned\n"
-    "  --no-single-copy       move large messages in MPB chunks only\n"
-    "  --flags normal|tagged  tagged: messages up to 28 bytes travel inside the sent flag (big flags)\n"
+    "  --no-single-copy       move large messages in MPB chunks only (UEs stay closed to ptrace)\n"
+    "  --flags normal|tagged  tagged (the native default): messages up to 28 bytes travel inside the sent flag\n"
     "  --scheme lprg|rplg     local-put/remote-get (default, RCCE's) or remote-put/local-get\n"
     "  --model scc|none       model mode: virtual SCC time, power and energy (constants from --chip)\n"
     "  --compute-slowdown X   model mode: P54C time / host time of computation (default: the chip's; 0: none)\n"
     "  --trace LEVEL          off|counters|messages|targets|sizes|timeline: what the job directory records\n"
     "  --trace-events N       events each UE's log keeps at the sizes and timeline levels (default 65536)\n"
     "  --job-dir DIR          where --trace and --model write summary.json etc. (default runs/JOB-ID)\n"
+    "  --replace-job-dir      replace the job already in DIR (default: refuse a directory holding a job)\n"
     "  -h, --help             this text\n";
 
 static int fail(const char *fmt, const char *arg) {
@@ -45,28 +50,25 @@ static int fail(const char *fmt, const char *arg) {
 }
 
 static int parse_long(const char *s, long lo, long hi, long *out) {
-  char *end;
-  errno = 0;
-  long v = strtol(s, &end, 10);
-  if (errno || end == s || *end || v < lo || v > hi) return -1;
-  *out = v;
+  long long v;
+  if (text_parse_int(s, lo, hi, &v)) return -1;
+  *out = (long)v;
   return 0;
 }
 
+/* BYTES[K|M|G|T], 1 byte to MAX_REGION_BYTES; the suffix is checked before
+ * it is applied, so a huge count cannot wrap around. */
 static int parse_size(const char *s, unsigned long long *out) {
   char *end;
   if (!isdigit((unsigned char)s[0])) return -1; /* strtoull would accept "-5M" */
   errno = 0;
   unsigned long long v = strtoull(s, &end, 10);
   if (errno || end == s) return -1;
-  switch (*end) {
-    case 'K': case 'k': v <<= 10; end++; break;
-    case 'M': case 'm': v <<= 20; end++; break;
-    case 'G': case 'g': v <<= 30; end++; break;
-    default: break;
-  }
-  if (*end || v == 0) return -1;
-  *out = v;
+  const char *suffixes = "KMGT", *unit = *end ? strchr(suffixes, toupper((unsigned char)*end)) : NULL;
+  int shift = unit ? 10 * (int)(unit - suffixes + 1) : 0;
+  if (unit) end++;
+  if (*end || v == 0 || v > MAX_REGION_BYTES >> shift) return -1;
+  *out = v << shift;
   return 0;
 }
 
@@ -96,28 +98,53 @@ static int parse_core_list(const char *s, int *cores, int max) {
   return n;
 }
 
-static int read_hostfile(const char *path, int *cores, int max) {
-  FILE *f = fopen(path, "r");
-  if (!f) return -1;
-  int n = 0;
-  char line[256];
-  while (fgets(line, sizeof line, f)) {
-    char *hash = strchr(line, '#');
-    if (hash) *hash = '\0';
+/* An SCC hostfile: core numbers separated by white space, '#' comments;
+ * lines of any length.  Returns the count, or -1 with a message in err. */
+static int read_hostfile(const char *path, int *cores, int max, char *err, size_t errlen) {
+  struct text_file tf;
+  if (text_file_open(&tf, path, "hostfile", err, errlen)) return -1;
+  int n = 0, got = 0;
+  char *line;
+  while (n >= 0 && (got = text_file_line(&tf, &line, err, errlen)) > 0) {
     char *save = NULL;
-    for (char *tok = strtok_r(line, " \t\r\n", &save); tok; tok = strtok_r(NULL, " \t\r\n", &save)) {
+    for (char *tok = strtok_r(line, " \t\r\v\f", &save); tok && n >= 0; tok = strtok_r(NULL, " \t\r\v\f", &save)) {
       long c;
       /* SCC hostfiles name cores "rck00" or "00". */
-      if (strncmp(tok, "rck", 3) == 0) tok += 3;
-      if (n == max || parse_long(tok, 0, CHIP_MAX_CORES - 1, &c)) {
-        fclose(f);
-        return -2;
+      if (parse_long(strncmp(tok, "rck", 3) == 0 ? tok + 3 : tok, 0, CHIP_MAX_CORES - 1, &c)) {
+        snprintf(err, errlen, "%s:%d: '%s' is not a core number (00 to %d, or rck00 to rck%d)", path, tf.lineno, tok,
+                 CHIP_MAX_CORES - 1, CHIP_MAX_CORES - 1);
+        n = -1;
+      } else if (n == max) {
+        snprintf(err, errlen, "%s:%d: more than %d cores listed", path, tf.lineno, max);
+        n = -1;
+      } else {
+        cores[n++] = (int)c;
       }
-      cores[n++] = (int)c;
     }
   }
-  fclose(f);
-  return n;
+  text_file_close(&tf);
+  return got < 0 ? -1 : n;
+}
+
+/* -clock GHZ: the divider of the chip's global clock that gives it (rounded
+ * to the nearest), in the divider range and with a voltage level. */
+static int clock_divider(const struct chip_desc *c, const char *ghz_text, int *divider) {
+  double ghz;
+  if (text_parse_double(ghz_text, 1e-6, 1e6, &ghz)) return -1;
+  double d = c->global_clock_mhz / (ghz * 1000.0);
+  if (!(d >= c->divider_min - 0.5 && d < c->divider_max + 0.5)) return -1;
+  *divider = (int)lround(d);
+  return chip_vlevel_for_divider(c, *divider) < 0 ? -1 : 0;
+}
+
+/* "-clock 'X' is no tile clock ...", with the chip's range of tile clocks. */
+static int fail_clock(const struct chip_desc *c, const char *ghz_text) {
+  int fastest = c->divider_min;
+  while (fastest < c->divider_max && chip_vlevel_for_divider(c, fastest) < 0) fastest++;
+  char msg[256];
+  snprintf(msg, sizeof msg, "-clock '%%s' is no tile clock of this chip (global clock / divider in the allowed range: "
+           "%.4g to %.4g GHz)", chip_tile_mhz(c, c->divider_max) / 1000.0, chip_tile_mhz(c, fastest) / 1000.0);
+  return fail(msg, ghz_text);
 }
 
 static int runnable(const char *path) {
@@ -193,15 +220,20 @@ int launch_parse(int argc, char **argv, struct launch_options *o) {
       continue;
     }
     if (!strcmp(a, "--svm-size")) {
-      if (!next || parse_size(next, &svm)) return fail("--svm-size needs a size like 64M, got '%s'", next ? next : "nothing");
+      if (!next || parse_size(next, &svm))
+        return fail("--svm-size needs a size from 1 byte to 1T like 64M (suffixes K, M, G, T), got '%s'", next ? next : "nothing");
       i++;
       continue;
     }
     if (!strcmp(a, "--compute-slowdown")) {
-      char *end = NULL;
-      slowdown = next ? strtod(next, &end) : -1;
-      if (!next || *end || !(slowdown >= 0))
-        return fail("--compute-slowdown needs a number >= 0, got '%s'", next ? next : "nothing");
+      /* The chip file key it overrides has the same range (docs/chips.md). */
+      double lo = 0, hi = 0;
+      chip_key_range("time_compute_slowdown", &lo, &hi);
+      if (!next || text_parse_double(next, lo, hi, &slowdown)) {
+        char msg[96];
+        snprintf(msg, sizeof msg, "--compute-slowdown needs a number from %g to %g, got '%%s'", lo, hi);
+        return fail(msg, next ? next : "nothing");
+      }
       i++;
       continue;
     }
@@ -230,11 +262,15 @@ int launch_parse(int argc, char **argv, struct launch_options *o) {
       o->job_dir = next;
       continue;
     }
+    if (!strcmp(a, "--replace-job-dir")) {
+      o->replace_job_dir = 1;
+      continue;
+    }
     if (!strcmp(a, "--flags") || !strcmp(a, "--scheme")) {
       if (!next) return fail("option '%s' needs a value", a);
       i++;
       if (!strcmp(a, "--flags") && (!strcmp(next, "tagged") || !strcmp(next, "normal")))
-        o->job.tagged_flags = !strcmp(next, "tagged");
+        o->job.tagged_flags = !strcmp(next, "tagged") ? HW_TAGGED_ON : HW_TAGGED_OFF;
       else if (!strcmp(a, "--scheme") && (!strcmp(next, "lprg") || !strcmp(next, "rplg")))
         o->job.scheme = !strcmp(next, "rplg") ? HW_SCHEME_RPLG : HW_SCHEME_LPRG;
       else if (!strcmp(a, "--flags")) return fail("--flags takes normal or tagged, got '%s'", next);
@@ -253,14 +289,14 @@ int launch_parse(int argc, char **argv, struct launch_options *o) {
     else if (!strcmp(a, "--chip")) chip = next;
     else if (!strcmp(a, "-clock")) clock = next;
     else if (!strcmp(a, "--timeout")) {
-      char *end;
-      o->timeout_s = strtod(next, &end);
-      if (*end || !(o->timeout_s > 0)) return fail("--timeout needs a positive number of seconds, got '%s'", next);
-    } else if (parse_size(next, &shared)) return fail("--shm-size needs a size like 64M, got '%s'", next);
+      if (text_parse_double(next, 0, MAX_TIMEOUT_S, &o->timeout_s) || !(o->timeout_s > 0))
+        return fail("--timeout needs a positive number of seconds up to 31536000 (a year), got '%s'", next);
+    } else if (parse_size(next, &shared))
+      return fail("--shm-size needs a size from 1 byte to 1T like 64M (suffixes K, M, G, T), got '%s'", next);
   }
   if (nue == 0) return fail("%s", "missing -nue N");
   if (i >= argc) return fail("%s", "missing the program to run");
-  char err[256];
+  static char err[8192]; /* paths up to PATH_MAX, with a line and a key */
   if (chip_load(chip, &o->job.chip, err, sizeof err)) return fail("%s", err);
   if (slowdown >= 0) o->job.chip.time.compute_slowdown = slowdown;
   int chip_cores = chip_num_cores(&o->job.chip);
@@ -274,9 +310,8 @@ int launch_parse(int argc, char **argv, struct launch_options *o) {
     ncores_listed = parse_core_list(cores, core_list, HW_MAX_UES);
     if (ncores_listed < 0) return fail("bad --cores list '%s' (expected e.g. 0,47 or 0-7,16)", cores);
   } else if (hostfile) {
-    ncores_listed = read_hostfile(hostfile, core_list, HW_MAX_UES);
-    if (ncores_listed == -1) return fail("cannot read hostfile '%s'", hostfile);
-    if (ncores_listed < 0) return fail("hostfile '%s' holds something that is not a core number", hostfile);
+    ncores_listed = read_hostfile(hostfile, core_list, HW_MAX_UES, err, sizeof err);
+    if (ncores_listed < 0) return fail("%s", err);
   }
   if (cores || hostfile) {
     if (ncores_listed < nue) {
@@ -302,14 +337,7 @@ int launch_parse(int argc, char **argv, struct launch_options *o) {
   o->job.nue = (int)nue;
   for (int u = 0; u < nue; u++) o->job.ue_core[u] = (cores || hostfile) ? core_list[u] : u;
   o->job.initial_divider = o->job.chip.default_divider;
-  if (clock) {
-    char *end;
-    double ghz = strtod(clock, &end);
-    int div = ghz > 0 ? (int)lround(o->job.chip.global_clock_mhz / (ghz * 1000.0)) : 0;
-    if (*end || chip_vlevel_for_divider(&o->job.chip, div) < 0)
-      return fail("-clock '%s' is no tile clock of this chip (global clock / divider in the allowed range)", clock);
-    o->job.initial_divider = div;
-  }
+  if (clock && clock_divider(&o->job.chip, clock, &o->job.initial_divider)) return fail_clock(&o->job.chip, clock);
   o->job.shared_bytes = shared;
   o->job.svm_bytes = svm;
   if (resolve_program(argv[i], o->app_path, sizeof o->app_path) != 0)

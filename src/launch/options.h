@@ -10,6 +10,7 @@ struct launch_options {
   int have_cores;
   double timeout_s;       /* 0: none */
   const char *job_dir;    /* --job-dir, or NULL */
+  int replace_job_dir;    /* --replace-job-dir */
   const char *app;        /* resolved path of the program */
   char **app_argv;        /* argv for the UEs, app_argv[0] = program */
   char app_path[4096];

@@ -1,11 +1,16 @@
 /* rccerun: run an RCCE program on emulated SCC cores, one process per UE. */
+#include "job_dir.h"
 #include "options.h"
 #include "supervise.h"
 
 int main(int argc, char **argv) {
   static struct launch_options o;
+  launch_ignore_sigpipe();
   int rc = launch_parse(argc, argv, &o);
   if (rc < 0) return RCCERUN_USAGE;
   if (rc > 0) return RCCERUN_OK;
-  return launch_run(&o);
+  if (job_dir_wanted(&o) && job_dir_claim(&o) != 0) return RCCERUN_SETUP; /* before any UE starts */
+  rc = launch_run(&o);
+  job_dir_release();
+  return rc;
 }

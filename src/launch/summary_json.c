@@ -3,6 +3,9 @@
  * and the files beside it.  Version 1. */
 #include "summary_json.h"
 
+#include <assert.h>
+#include <math.h>
+
 #include "../hw/trace.h"
 
 static const char *const level_names[] = {"off", "counters", "messages", "targets", "sizes", "timeline"};
@@ -15,14 +18,47 @@ int summary_all_counted(const struct hw_job *job) {
   return 1;
 }
 
-static void json_string(FILE *f, const char *s) {
+/* Length of the well-formed UTF-8 sequence that starts at s, or 0 (RFC 3629
+ * section 4: no overlong forms, no surrogates, nothing above U+10FFFF). */
+static int utf8_length(const unsigned char *s) {
+  static const unsigned lowest[5] = {0, 0, 0x80, 0x800, 0x10000};
+  int n = s[0] < 0x80 ? 1 : (s[0] & 0xE0) == 0xC0 ? 2 : (s[0] & 0xF0) == 0xE0 ? 3 : (s[0] & 0xF8) == 0xF0 ? 4 : 0;
+  if (n <= 1) return n;
+  unsigned cp = s[0] & (0x7F >> n);
+  for (int i = 1; i < n; i++) {
+    if ((s[i] & 0xC0) != 0x80) return 0; /* also stops at the terminating NUL */
+    cp = cp << 6 | (s[i] & 0x3F);
+  }
+  return cp < lowest[n] || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF) ? 0 : n;
+}
+
+/* A JSON string (RFC 8259) that is valid UTF-8 whatever the bytes: program
+ * names and arguments are bytes on Linux.  Each byte that does not belong to
+ * a well-formed UTF-8 sequence becomes U+FFFD; control characters and DEL
+ * are escaped (docs/monitoring.md). */
+static void json_string(FILE *f, const char *str) {
+  const unsigned char *s = (const unsigned char *)str;
   fputc('"', f);
-  for (; *s; s++) {
-    if (*s == '"' || *s == '\\') fprintf(f, "\\%c", *s);
-    else if ((unsigned char)*s < 0x20) fprintf(f, "\\u%04x", *s);
-    else fputc(*s, f);
+  while (*s) {
+    int n = utf8_length(s);
+    if (n == 0) fputs("\\ufffd", f);
+    else if (*s == '"' || *s == '\\') fprintf(f, "\\%c", *s);
+    else if (*s < 0x20 || *s == 0x7F) fprintf(f, "\\u%04x", *s);
+    else fwrite(s, 1, (size_t)n, f);
+    s += n ? n : 1;
   }
   fputc('"', f);
+}
+
+/* "key": number.  JSON has no NaN or infinity; the range checks of rccerun's
+ * options and chip files keep every value finite.  Should one slip through,
+ * debug builds stop here and release builds write null (still JSON, and the
+ * schema check reports it). */
+static void json_number(FILE *f, const char *sep, const char *key, const char *fmt, double v) {
+  assert(isfinite(v));
+  fprintf(f, "%s\"%s\": ", sep, key);
+  if (isfinite(v)) fprintf(f, fmt, v);
+  else fputs("null", f);
 }
 
 static void write_job(FILE *f, const struct launch_options *o, const struct hw_job *job, const char *id, double host_s) {
@@ -42,15 +78,17 @@ static void write_job(FILE *f, const struct launch_options *o, const struct hw_j
           h->chip.tiles_x, h->chip.tiles_y, h->chip.cores_per_tile);
   for (int m = 0; m < h->chip.n_mc; m++) fprintf(f, "%s[%d, %d]", m ? ", " : "", h->chip.mc[m].tile_x, h->chip.mc[m].tile_y);
   fprintf(f, "]}");
-  fprintf(f, ",\n    \"host_seconds\": %.6f,\n    \"trace\": \"%s\",\n    \"model\": \"%s\",\n", host_s,
-          level_names[h->trace_level], h->model ? "scc" : "none");
+  json_number(f, ",\n    ", "host_seconds", "%.6f", host_s);
+  fprintf(f, ",\n    \"trace\": \"%s\",\n    \"model\": \"%s\",\n", level_names[h->trace_level],
+          h->model ? "scc" : "none");
   fprintf(f, "    \"flags\": \"%s\",\n    \"scheme\": \"%s\",\n    \"single_copy\": %s",
-          h->tagged_flags ? "tagged" : "normal", h->scheme == HW_SCHEME_RPLG ? "rplg" : "lprg",
+          hw_tagged_messages(h, h->flag_mode, h->iface) ? "tagged" : "normal", h->scheme == HW_SCHEME_RPLG ? "rplg" : "lprg",
           h->single_copy ? "true" : "false");
-  if (h->model)
-    fprintf(f, ",\n    \"computation\": \"%s\",\n    \"host_clock\": \"%s\",\n    \"compute_slowdown\": %.6g",
-            summary_all_counted(job) ? "counted" : "host-time", h->oversubscribed ? "thread-cpu" : "wall",
-            h->chip.time.compute_slowdown);
+  if (h->model) {
+    fprintf(f, ",\n    \"computation\": \"%s\",\n    \"host_clock\": \"%s\"",
+            summary_all_counted(job) ? "counted" : "host-time", h->oversubscribed ? "thread-cpu" : "wall");
+    json_number(f, ",\n    ", "compute_slowdown", "%.6g", h->chip.time.compute_slowdown);
+  }
   fprintf(f, "\n  },\n");
 }
 
@@ -84,10 +122,13 @@ static void write_ue(FILE *f, const struct hw_job *job, uint32_t u) {
             (unsigned long long)k->svm_served, (unsigned long long)k->svm_forwarded);
   if (h->model) {
     const struct hw_vclock *c = &ue->clock;
-    fprintf(f, ", \"seconds\": %.9g, \"compute_s\": %.9g, \"comm_s\": %.9g, \"wait_s\": %.9g, \"dynamic_j\": %.9g, "
-               "\"ddr_reads\": %llu, \"ddr_writes\": %llu",
-            secs(c->now_ps), secs(c->compute_ps), secs(c->comm_ps), secs(c->wait_ps), c->dynamic_j,
-            (unsigned long long)c->ddr_reads, (unsigned long long)c->ddr_writes);
+    json_number(f, ", ", "seconds", "%.9g", secs(c->now_ps));
+    json_number(f, ", ", "compute_s", "%.9g", secs(c->compute_ps));
+    json_number(f, ", ", "comm_s", "%.9g", secs(c->comm_ps));
+    json_number(f, ", ", "wait_s", "%.9g", secs(c->wait_ps));
+    json_number(f, ", ", "dynamic_j", "%.9g", c->dynamic_j);
+    fprintf(f, ", \"ddr_reads\": %llu, \"ddr_writes\": %llu", (unsigned long long)c->ddr_reads,
+            (unsigned long long)c->ddr_writes);
   }
   fprintf(f, "}%s\n", u + 1 < h->nue ? "," : "");
 }
@@ -96,10 +137,13 @@ void summary_json_write(FILE *f, const struct launch_options *o, const struct hw
                         double host_s, const struct timing_energy *e, const struct summary_files *files) {
   fprintf(f, "{\n  \"schema\": \"openscc-summary\",\n  \"version\": %d,\n", SUMMARY_VERSION);
   write_job(f, o, job, id, host_s);
-  if (e)
-    fprintf(f, "  \"chip_totals\": {\n    \"seconds\": %.9g,\n    \"energy_j\": %.9g,\n    \"average_w\": %.9g,\n"
-               "    \"edp_js\": %.9g,\n    \"dynamic_j\": %.9g,\n    \"static_j\": %.9g,\n    \"uncore_j\": %.9g\n  },\n",
-            e->seconds, e->energy_j, e->average_w, e->edp_js, e->dynamic_j, e->static_j, e->uncore_j);
+  if (e) {
+    const char *const names[] = {"seconds", "energy_j", "average_w", "edp_js", "dynamic_j", "static_j", "uncore_j"};
+    const double values[] = {e->seconds, e->energy_j, e->average_w, e->edp_js, e->dynamic_j, e->static_j, e->uncore_j};
+    fprintf(f, "  \"chip_totals\": {");
+    for (size_t i = 0; i < sizeof values / sizeof values[0]; i++) json_number(f, i ? ",\n    " : "\n    ", names[i], "%.9g", values[i]);
+    fprintf(f, "\n  },\n");
+  }
   fprintf(f, "  \"ues\": [\n");
   for (uint32_t u = 0; u < job->hdr->nue; u++) write_ue(f, job, u);
   fprintf(f, "  ],\n  \"files\": {");
@@ -107,6 +151,9 @@ void summary_json_write(FILE *f, const struct launch_options *o, const struct hw
   if (files->comm_matrix) fprintf(f, "%s\"comm_matrix\": \"comm_matrix.csv\"", sep), sep = ", ";
   if (files->message_sizes) fprintf(f, "%s\"message_sizes\": \"message_sizes.csv\"", sep), sep = ", ";
   if (files->trace) fprintf(f, "%s\"trace\": \"trace.json\"", sep), sep = ", ";
-  if (files->power) fprintf(f, "%s\"power\": \"power.csv\", \"power_bucket_s\": %.9g", sep, files->power_bucket_s);
+  if (files->power) {
+    fprintf(f, "%s\"power\": \"power.csv\"", sep);
+    json_number(f, ", ", "power_bucket_s", "%.9g", files->power_bucket_s);
+  }
   fprintf(f, "}\n}\n");
 }

@@ -25,6 +25,8 @@
 
 #define TICK_MS 50
 #define DEADLOCK_SAMPLES 4 /* consecutive ticks with every live UE asleep */
+#define GRACE_MS 1000     /* after a UE failed: time the others get to exit on their own */
+#define GRACE_TICK_MS 10
 
 struct job_run {
   const struct launch_options *o;
@@ -36,6 +38,17 @@ struct job_run {
   pid_t pgid;
   int asleep_ticks;
 };
+
+/* SIGPIPE as rccerun found it, for the UEs (launch_ignore_sigpipe). */
+static struct sigaction inherited_sigpipe;
+
+void launch_ignore_sigpipe(void) {
+  struct sigaction ign;
+  memset(&ign, 0, sizeof ign);
+  ign.sa_handler = SIG_IGN;
+  sigemptyset(&ign.sa_mask);
+  sigaction(SIGPIPE, &ign, &inherited_sigpipe);
+}
 
 static double now_s(void) {
   struct timespec ts;
@@ -49,6 +62,9 @@ static void child_exec(const struct launch_options *o, struct job_run *r, int u,
   prctl(PR_SET_PDEATHSIG, SIGKILL);
   if (getppid() != launcher) _exit(127); /* launcher already gone */
   sigprocmask(SIG_SETMASK, orig, NULL);
+  /* The program gets SIGPIPE as it would without rccerun (normally: a UE
+   * writing to a pipe whose reader left dies of it, like any filter). */
+  sigaction(SIGPIPE, &inherited_sigpipe, NULL);
   fcntl(r->job.fd, F_SETFD, 0); /* shm_open sets close-on-exec; the UE maps this fd */
   /* UEs run in a background process group: reading a terminal would stop
    * them (SIGTTIN), so they read /dev/null instead; files and pipes stay. */
@@ -93,6 +109,11 @@ static int on_exit_of(struct job_run *r, int u) {
   int st = r->ex[u].status;
   char name[64];
   report_ue_name(name, sizeof name, &r->job, u);
+  if (WIFSIGNALED(st) && WTERMSIG(st) == SIGPIPE) { /* not a bug of the UE: `rccerun ... | head` */
+    fprintf(stderr, "rccerun: %s ended by signal %d (%s): it wrote to a pipe nobody reads any more\n", name, SIGPIPE,
+            strsignal(SIGPIPE));
+    return RCCERUN_UE_FAILED;
+  }
   if (WIFSIGNALED(st)) {
     int sig = WTERMSIG(st);
     fprintf(stderr, "rccerun: %s crashed: killed by signal %d (%s)%s\n", name, sig, strsignal(sig),
@@ -106,10 +127,25 @@ static int on_exit_of(struct job_run *r, int u) {
   return 0;
 }
 
-/* A UE asleep waiting for a UE that has exited unfinished will never wake. */
+/* Whether UE u sleeps on a futex word that still holds the value it went to
+ * sleep on.  A UE whose word has changed has been woken (its wait may be
+ * satisfied) even if it has not run yet and still shows HW_UE_BLOCKED; a UE
+ * woken for nothing re-publishes a new value before sleeping again
+ * (hw/wait.c note_sleep). */
+static int asleep_unwoken(const struct job_run *r, int u) {
+  if (ue_state(r, u) != HW_UE_BLOCKED) return 0;
+  const struct hw_ue *ue = hw_ue(&r->job, u);
+  const volatile uint32_t *word = (const volatile uint32_t *)(r->job.base + ue->wait.futex_off);
+  return __atomic_load_n(word, __ATOMIC_ACQUIRE) == ue->wait.futex_val;
+}
+
+/* A UE asleep waiting for a UE that has exited unfinished will never wake.
+ * The peer has been reaped, so every store it made (and every doorbell it
+ * rang) is visible: if the sleeper's word is still unchanged, nobody will
+ * change it. */
 static int check_orphaned_waits(struct job_run *r) {
   for (int u = 0; u < r->o->job.nue; u++) {
-    if (r->ex[u].exited || ue_state(r, u) != HW_UE_BLOCKED) continue;
+    if (r->ex[u].exited || !asleep_unwoken(r, u)) continue;
     int p = hw_ue(&r->job, u)->wait.peer;
     if (p < 0 || !r->ex[p].exited || ue_state(r, p) == HW_UE_FINALIZED) continue;
     char a[64], b[64];
@@ -128,15 +164,9 @@ static int check_deadlock(struct job_run *r) {
   int all_asleep = r->nalive > 0;
   for (int u = 0; u < r->o->job.nue && all_asleep; u++) {
     if (r->ex[u].exited) continue;
-    struct hw_ue *ue = hw_ue(&r->job, u);
-    if (ue_state(r, u) != HW_UE_BLOCKED) all_asleep = 0;
-    else {
-      const volatile uint32_t *word = (const volatile uint32_t *)(r->job.base + ue->wait.futex_off);
-      uint64_t sleeps = ue->counters.sleeps;
-      if (__atomic_load_n(word, __ATOMIC_ACQUIRE) != ue->wait.futex_val || sleeps != r->last_sleeps[u])
-        all_asleep = 0;
-      r->last_sleeps[u] = sleeps;
-    }
+    uint64_t sleeps = hw_ue(&r->job, u)->counters.sleeps;
+    if (!asleep_unwoken(r, u) || sleeps != r->last_sleeps[u]) all_asleep = 0;
+    r->last_sleeps[u] = sleeps;
   }
   r->asleep_ticks = all_asleep ? r->asleep_ticks + 1 : 0;
   if (r->asleep_ticks < DEADLOCK_SAMPLES) return 0;
@@ -181,29 +211,66 @@ static void warn_unfinalized(struct job_run *r) {
   else if (n > 1) fprintf(stderr, "rccerun: warning: %d UEs exited without calling RCCE_finalize: %s\n", n, list);
 }
 
+static int is_interrupt(int sig) { return sig == SIGINT || sig == SIGTERM || sig == SIGHUP || sig == SIGQUIT; }
+
+/* Reaps every UE that has exited.  With `judge`, the first failure among
+ * them is reported and its exit code returned; otherwise they are only
+ * recorded (the job is already ending). */
+static int reap_exited(struct job_run *r, int judge) {
+  pid_t pid;
+  int st, rc = 0;
+  while ((pid = waitpid(-1, &st, WNOHANG)) > 0) {
+    int u = ue_of_pid(r, pid);
+    if (u < 0) continue;
+    r->ex[u].exited = 1;
+    r->ex[u].status = st;
+    r->nalive--;
+    if (judge && !rc) rc = on_exit_of(r, u);
+  }
+  return rc;
+}
+
+/* Whether no live UE can end on its own: each sleeps in the runtime on an
+ * unchanged word (and only live UEs could change it). */
+static int every_live_ue_stuck(const struct job_run *r) {
+  for (int u = 0; u < r->o->job.nue; u++)
+    if (!r->ex[u].exited && !asleep_unwoken(r, u)) return 0;
+  return 1;
+}
+
+/* After a UE failed, the others may be on their way out themselves: Intel's
+ * examples print a usage line on UE 0 and return 1 on every UE.  Killing
+ * them at once would lose that output (stdio flushes at exit), so they get up
+ * to GRACE_MS to exit on their own (docs/rccerun.md, "Supervision").  The
+ * grace ends early once every live UE is stuck in the runtime, or on an
+ * interrupt.  UEs that exit meanwhile are recorded, not reported again. */
+static void let_exiting_ues_finish(struct job_run *r, const sigset_t *watched) {
+  double end = now_s() + GRACE_MS / 1000.0;
+  while (r->nalive > 0 && !every_live_ue_stuck(r) && now_s() < end) {
+    struct timespec tick = {0, GRACE_TICK_MS * 1000000L};
+    siginfo_t si;
+    if (is_interrupt(sigtimedwait(watched, &si, &tick))) return;
+    reap_exited(r, 0);
+  }
+}
+
 static int supervise(struct job_run *r, const sigset_t *watched) {
   double deadline = r->o->timeout_s > 0 ? now_s() + r->o->timeout_s : 0;
   while (r->nalive > 0) {
     struct timespec tick = {0, TICK_MS * 1000000L};
     siginfo_t si;
     int sig = sigtimedwait(watched, &si, &tick);
-    if (sig == SIGINT || sig == SIGTERM || sig == SIGHUP || sig == SIGQUIT) {
+    if (is_interrupt(sig)) {
       fprintf(stderr, "rccerun: interrupted by %s; stopping %d UE(s)\n", strsignal(sig), r->nalive);
       return 128 + sig;
     }
-    pid_t pid;
-    int st, rc = 0;
-    while ((pid = waitpid(-1, &st, WNOHANG)) > 0) {
-      int u = ue_of_pid(r, pid);
-      if (u < 0) continue;
-      r->ex[u].exited = 1;
-      r->ex[u].status = st;
-      r->nalive--;
-      if (!rc) rc = on_exit_of(r, u);
+    int rc = reap_exited(r, 1);
+    if (!rc && r->nalive > 0) rc = check_orphaned_waits(r);
+    if (rc) {
+      let_exiting_ues_finish(r, watched);
+      return rc;
     }
-    if (rc) return rc;
     if (r->nalive == 0) break;
-    if ((rc = check_orphaned_waits(r)) != 0) return rc;
     if (sig < 0 && (rc = check_deadlock(r)) != 0) return rc;
     if (deadline && now_s() > deadline) {
       char head[96];
@@ -238,6 +305,7 @@ int launch_run(const struct launch_options *o) {
   const char *spin = getenv("OPENSCC_SPIN"), *yield = getenv("OPENSCC_YIELD"), *asym = getenv("OPENSCC_ASYM_FENCE");
   if (spin) p.spin_limit = atoi(spin);
   if (yield) p.yield_limit = atoi(yield);
+  p.wait_adaptive = !spin && !yield; /* an explicit policy stays fixed (hw/wait.c) */
   p.asym_fence = !p.oversubscribed && hw_asym_fence_available() && !(asym && !strcmp(asym, "0"));
   char err[256];
   if (hw_job_create(&p, &r.job, err, sizeof err) != 0) {

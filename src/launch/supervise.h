@@ -14,6 +14,11 @@ enum {
   RCCERUN_TIMEOUT = 124,  /* as timeout(1) */
 };
 
+/* Call first: rccerun ignores SIGPIPE, so a reader that leaves (`| head`)
+ * cannot kill it before it stops the UEs and removes the segment; its own
+ * messages are then lost (EPIPE).  The UEs get the disposition back. */
+void launch_ignore_sigpipe(void);
+
 /* Run the job to completion; returns rccerun's exit code. */
 int launch_run(const struct launch_options *o);
 

@@ -31,9 +31,15 @@ void mb_leave(void) {
   }
 }
 
+void mb_close(void) {
+  __atomic_store_n(&hw_ue(&rcce_g.job, rcce_g.ue)->mailbox_state, HW_MAILBOX_GONE, __ATOMIC_SEQ_CST);
+  /* Senders waiting for a full slot here give up (mb_send_kind). */
+  for (int u = 0; u < rcce_g.nue; u++) hw_ring(&rcce_g.job, u);
+}
+
 static void mb_depart(void) {
   mb_doorbell_stop();
-  __atomic_store_n(&hw_ue(&rcce_g.job, rcce_g.ue)->mailbox_state, HW_MAILBOX_GONE, __ATOMIC_RELEASE);
+  mb_close();
   mb.ready = 0;
 }
 
@@ -73,8 +79,15 @@ static int dest_gone(int dest) {
   return __atomic_load_n(&hw_ue(&rcce_g.job, dest)->mailbox_state, __ATOMIC_ACQUIRE) == HW_MAILBOX_GONE;
 }
 
-static int slot_empty(void *hdr) {
-  return !(__atomic_load_n((volatile uint32_t *)hdr, __ATOMIC_ACQUIRE) & MB_FLAG_FULL);
+static int slot_empty(volatile uint32_t *hdr) { return !(__atomic_load_n(hdr, __ATOMIC_ACQUIRE) & MB_FLAG_FULL); }
+
+struct slot_wait {
+  volatile uint32_t *hdr;
+  int dest;
+};
+static int slot_empty_or_gone(void *p) {
+  const struct slot_wait *w = p;
+  return slot_empty(w->hdr) || dest_gone(w->dest);
 }
 
 int mb_send_kind(int dest, const void *msg, size_t len, int kind) {
@@ -83,10 +96,15 @@ int mb_send_kind(int dest, const void *msg, size_t len, int kind) {
   memcpy(copy, msg, len);
   volatile uint32_t *hdr = mb_header(dest, rcce_g.ue);
   struct hw_wait_desc why = {.kind = HW_WAIT_MAILBOX_FULL, .peer = dest};
+  struct slot_wait w = {hdr, dest};
   for (;;) {
-    if (dest_gone(dest)) return rcce_report(MAILBOX_ERROR_GONE, "mailbox_send", "UE %d has left (RCCE_finalize)", dest);
+    /* A user learns that the destination left; the svm layer expects it
+     * (its departure protocol, svm_internal.h) and is not told. */
+    if (dest_gone(dest))
+      return kind == MB_KIND_SYSTEM ? MAILBOX_ERROR_GONE
+                                    : rcce_report(MAILBOX_ERROR_GONE, "mailbox_send", "UE %d has left (RCCE_finalize)", dest);
     mb_enter();
-    if (slot_empty((void *)hdr)) {
+    if (slot_empty(hdr)) {
       if (timing_enabled) timing_flag_seen(hdr, 0, 0); /* the remote read that found it empty */
       memcpy(mb_payload(dest, rcce_g.ue), copy, len);
       uint32_t h = MB_FLAG_FULL | (uint32_t)len << 8 | (uint32_t)kind << 16;
@@ -106,7 +124,7 @@ int mb_send_kind(int dest, const void *msg, size_t len, int kind) {
     mb_leave();
     /* Full: wait for dest to take the last mail, taking our own meanwhile
      * (two UEs sending to each other's full mailboxes both make room). */
-    mb_wait(slot_empty, (void *)hdr, &why);
+    mb_wait(slot_empty_or_gone, &w, &why);
   }
 }
 

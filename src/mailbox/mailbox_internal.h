@@ -92,7 +92,12 @@ void mb_kick(void);                       /* the process phase has work without 
 int mb_pending(void);                     /* whether a drain would find something */
 
 /* mailbox.c, for the svm layer. */
+/* Send a mail; to a UE that has left: MAILBOX_ERROR_GONE, reported for user mails only. */
 int mb_send_kind(int dest, const void *msg, size_t len, int kind);
+/* Mark this UE's mailboxes closed (it is leaving): senders get
+ * MAILBOX_ERROR_GONE from now on.  RCCE_finalize does it; the svm layer does
+ * it earlier, before giving up its pages. */
+void mb_close(void);
 void mb_set_system(int (*receive)(int, const void *, size_t, uint64_t), void (*process)(void));
 /* Model mode: taking a mail from src stamped at stamp_ps costs the
  * interrupt and one mailbox check (doorbells) or a sweep over all mailboxes

@@ -59,6 +59,14 @@ static int check(const RCCE_COMM *comm, int root, const char *where) {
   return RCCE_SUCCESS;
 }
 
+/* A NULL buffer that a call would read (code RCCE_ERROR_SOURCE) or write
+ * (RCCE_ERROR_TARGET), as RCCE_send / RCCE_recv report it; NULL is fine
+ * when no byte moves. */
+int rcce_check_buffer(const void *buf, size_t bytes, int code, const char *where, const char *what) {
+  if (buf || !bytes) return RCCE_SUCCESS;
+  return rcce_error(RCCE_DEBUG_COMM, code, where, "NULL %s", what);
+}
+
 static const unsigned char *buffer_of(int ue) {
   return (const unsigned char *)RCCE_comm_buffer[ue] + (RCCE_buff_ptr - RCCE_comm_buffer[rcce_g.ue]);
 }
@@ -74,7 +82,12 @@ static int reduce_general(char *inbuf, char *outbuf, int num, int type, int op, 
     return rcce_error(RCCE_DEBUG_COMM, RCCE_ERROR_ILLEGAL_OP, where, "operator %d", op);
   if (num < 0) return rcce_error(RCCE_DEBUG_COMM, RCCE_ERROR_MESSAGE_LENGTH, where, "count %d", num);
   size_t bytes = (size_t)num * ts, piece = RCCE_chunk / ts * ts;
+  /* As in RCCE 1.0.13, every member contributes inbuf but only the root of a
+   * reduce fills outbuf: other members may pass NULL there (docs/rcce.md). */
   int reader = everywhere || comm->my_rank == root;
+  if ((rc = rcce_check_buffer(inbuf, bytes, RCCE_ERROR_SOURCE, where, "input buffer")) != RCCE_SUCCESS ||
+      (reader && (rc = rcce_check_buffer(outbuf, bytes, RCCE_ERROR_TARGET, where, "output buffer")) != RCCE_SUCCESS))
+    return rc;
   for (size_t off = 0; off < bytes; off += piece) {
     size_t n = bytes - off < piece ? bytes - off : piece;
     rcce_mpb_write(RCCE_buff_ptr, inbuf + off, n);
@@ -104,7 +117,10 @@ int RCCE_allreduce(char *inbuf, char *outbuf, int num, int type, int op, RCCE_CO
 int RCCE_bcast(char *buf, size_t num, int root, RCCE_COMM comm) {
   TIMING_SCOPE();
   int rc = check(&comm, root, "RCCE_bcast");
-  if (rc != RCCE_SUCCESS) return rc;
+  if (rc == RCCE_SUCCESS) /* the root's buffer is read, the others' written */
+    rc = rcce_check_buffer(buf, num, comm.my_rank == root ? RCCE_ERROR_SOURCE : RCCE_ERROR_TARGET, "RCCE_bcast", "buffer");
+  /* RCCE 1.0.13 broadcasts with RCCE_send/RCCE_recv, which return at once for 0 bytes. */
+  if (rc != RCCE_SUCCESS || num == 0) return rc;
   int root_ue = comm.member[root];
   if (num > RCCE_chunk) {
     if (comm.my_rank != root) return RCCE_recv(buf, num, root_ue);

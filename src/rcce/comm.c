@@ -5,7 +5,9 @@
  * The barrier is a sense-reversing counter in one MPB line of the
  * communicator's first member: arrivals count up, the last one resets the
  * count and bumps the generation, and sleepers wait on the generation word
- * (one futex wake releases everybody). */
+ * (one futex wake releases everybody).  The third word says whether anyone
+ * may sleep (hw_wake_word_asleep): when every waiter is still spinning, the
+ * last arrival makes no system call. */
 #include <string.h>
 
 #include "rcce_internal.h"
@@ -57,20 +59,20 @@ int RCCE_barrier(RCCE_COMM *comm) {
   if (rc != RCCE_SUCCESS) return rc;
   rcce_counters()->barriers++;
   if (comm->size == 1) return RCCE_SUCCESS;
-  volatile uint32_t *count = barrier_words(comm), *gen = count + 1;
+  volatile uint32_t *count = barrier_words(comm), *gen = count + 1, *asleep = count + 2;
   uint32_t g = __atomic_load_n(gen, __ATOMIC_ACQUIRE);
   timing_barrier_arrive(count, g); /* before counting in: the last one sees every arrival */
   if (__atomic_fetch_add(count, 1, __ATOMIC_ACQ_REL) == (uint32_t)comm->size - 1) {
     __atomic_store_n(count, 0, __ATOMIC_RELAXED);
     __atomic_store_n(gen, g + 1, __ATOMIC_RELEASE);
-    hw_wake_word(gen);
+    hw_wake_word_asleep(gen, asleep);
     timing_barrier_leave(count, g);
     return RCCE_SUCCESS;
   }
   struct hw_wait_desc why = {.kind = HW_WAIT_BARRIER, .peer = -1, .comm_size = comm->size,
                              .comm_label = comm->label};
   for (int i = 0; i < 4; i++) why.comm_members[i] = i < comm->size ? comm->member[i] : -1;
-  hw_wait_change(&rcce_g.job, rcce_g.ue, gen, g, &why);
+  hw_wait_change_asleep(&rcce_g.job, rcce_g.ue, gen, g, asleep, &why);
   timing_barrier_leave(count, g);
   return RCCE_SUCCESS;
 }

@@ -58,8 +58,11 @@ int rcce_iflag_alloc(struct rcce_iflag *f) {
     rcce_g.sblines[found].used[bit / 32] |= 1u << (bit % 32);
     *f = (struct rcce_iflag){rcce_g.sblines[found].off, bit};
   }
-  /* Start UNSET in my copy; programs synchronise (barrier) before use. */
-  __atomic_and_fetch(flag_word(*f, rcce_g.ue), ~flag_mask(*f), __ATOMIC_RELEASE);
+  /* Allocation only reserves MPB space, as RCCE_flag_alloc does in RCCE
+   * 1.0.13: writing the flag here would erase a SET that a faster UE has
+   * already put into my copy.  The MPB is zero at job start (hw segment), so a
+   * new flag reads UNSET; a freed and reallocated one keeps its last value,
+   * as in RCCE (RCCE_flag_free does not clear either). */
   return RCCE_SUCCESS;
 }
 

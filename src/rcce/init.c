@@ -106,6 +106,20 @@ static void alloc_comm_buffer(void) {
   RCCE_chunk = lines * rcce_g.line;
 }
 
+/* The single-copy path (single_copy.c) copies large messages between UEs
+ * with process_vm_readv/writev, which need ptrace access to the peer.  Under
+ * Yama's ptrace_scope 1 only a declared ptracer and its descendants have it,
+ * so each UE declares rccerun: then exactly the UEs of this job (rccerun's
+ * children) may copy from it, not every process of the user.  Nothing is
+ * declared with --no-single-copy (docs/rccerun.md, "Single-copy transfers
+ * and ptrace").  Without Yama the call fails harmlessly (same-user access is
+ * the kernel's default); with scope 2 or 3 copies fail and fall back to MPB
+ * chunks. */
+static void allow_single_copy_peers(const struct hw_header *h) {
+  if (h->single_copy && h->nue > 1) /* a one-UE job (also one started without rccerun) has no peer */
+    prctl(PR_SET_PTRACER, (unsigned long)h->launcher_pid, 0, 0, 0);
+}
+
 static int init_common(int flag_mode, int gory) {
   if (rcce_g.initialized) return RCCE_SUCCESS;
   attach_job();
@@ -114,10 +128,10 @@ static int init_common(int flag_mode, int gory) {
   agree(&h->iface, gory ? HW_IFACE_GORY : HW_IFACE_BASIC, "interface (-DGORY)");
   rcce_g.flag_mode = flag_mode;
   rcce_g.gory = gory;
-  if (h->tagged_flags && flag_mode != HW_FLAGS_BIG)
+  if (h->tagged_flags == HW_TAGGED_ON && flag_mode != HW_FLAGS_BIG)
     die("%s", "tagged flags (rccerun --flags tagged) need big flags; the program is built with -DSINGLEBITFLAGS");
   /* The options shape the basic interface's protocol; gory programs bring their own. */
-  rcce_g.tagged = h->tagged_flags && !gory;
+  rcce_g.tagged = hw_tagged_messages(h, flag_mode, gory ? HW_IFACE_GORY : HW_IFACE_BASIC);
   rcce_g.rplg = h->scheme == HW_SCHEME_RPLG && !gory;
   rcce_g.landing_owner = -1;
   rcce_g.nue = (int)h->nue;
@@ -130,8 +144,7 @@ static int init_common(int flag_mode, int gory) {
   RCCE_NP = rcce_g.nue;
   for (int u = 0; u < rcce_g.nue; u++) RCCE_comm_buffer[u] = hw_mpb(&rcce_g.job, hw_ue(&rcce_g.job, u)->core);
   if (h->asym_fence && hw_asym_fence_register() != 0) die("%s", "membarrier registration refused (set OPENSCC_ASYM_FENCE=0)");
-  /* Let peers read large messages straight from this process (single_copy.c). */
-  prctl(PR_SET_PTRACER, PR_SET_PTRACER_ANY, 0, 0, 0);
+  allow_single_copy_peers(h);
   struct hw_ue *me = hw_ue(&rcce_g.job, rcce_g.ue);
   me->pid = (int32_t)getpid();
   if (timing_init(&rcce_g.job, rcce_g.ue) != 0) die("%s", "out of memory for the timing model");

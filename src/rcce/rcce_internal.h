@@ -87,6 +87,8 @@ int rcce_at_finalize(void (*fn)(void));
 int rcce_error(int category, int code, const char *where, const char *detail_fmt, ...)
     __attribute__((format(printf, 4, 5)));
 int rcce_check_ue(int ue, const char *where);
+/* RCCE_SUCCESS, or `code` (RCCE_ERROR_SOURCE / _TARGET) for a NULL buffer of bytes > 0. */
+int rcce_check_buffer(const void *buf, size_t bytes, int code, const char *where, const char *what);
 /* The layers above: print "WHERE on UE n: DETAIL" (always) and return code. */
 int rcce_report(int code, const char *where, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 /* RCCE_ERROR_MESSAGE_LENGTH for a message of `has` bytes from src taken by a receive of `want`. */
@@ -234,6 +236,15 @@ int rcce_xfer_cancel(struct rcce_xfer *x);
 void rcce_xfer_idle(void);
 /* Whether a queue head (or the upper layer's work) can move now. */
 int rcce_xfer_can_move(void);
+
+/* Polling calls (iRCCE_*_test, *_push, iRCCE_test_all/any, RCCE_recv_test):
+ * rcce_xfer_poll_start moves the queues once; rcce_xfer_poll_end says
+ * whether the poll found its work done.  A run of polls that neither found
+ * work done nor moved a step spends the wait budget like a blocking wait
+ * (hw_poll_idle: spin, yield, then nap until a queue head, or link l's next
+ * step when l is given, can move), so tight polling loops let peers run. */
+unsigned long rcce_xfer_poll_start(void);
+void rcce_xfer_poll_end(unsigned long started, int done, const struct rcce_link *l);
 
 /* The basic interface's resources for a message to dest / from src. */
 static inline struct rcce_link rcce_basic_send_link(int dest) {

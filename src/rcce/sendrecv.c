@@ -61,10 +61,11 @@ void rcce_first_step_info(const struct rcce_link *l, size_t size, size_t chunk, 
 int rcce_recv_general(char *priv, uint32_t comb_off, size_t chunk, struct rcce_link *l, size_t size, int src,
                       int *test) {
   if (timing_enabled) timing_message_call();
-  if (test) {
-    rcce_xfer_progress();
+  if (test) { /* a polling call (rcce_xfer_poll_start/end) */
+    unsigned long p = rcce_xfer_poll_start();
     /* a message from src belongs to the requests queued before this call */
     *test = size == 0 || (!rcce_g.recv_queue[src] && rcce_link_waiting(l));
+    rcce_xfer_poll_end(p, *test, l);
     if (!*test) return RCCE_SUCCESS;
   }
   if (rcce_g.queued) return via_queue(priv, comb_off, chunk, l, size, src, 0, 0);

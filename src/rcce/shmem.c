@@ -22,10 +22,12 @@ int RCCE_DCMflush(void) {
   return RCCE_SUCCESS;
 }
 
-/* One test-and-set register per core (scc-reference.md section 1). */
-void RCCE_acquire_lock(int ID) {
+/* One test-and-set register per core (scc-reference.md section 1).  Both
+ * return int, as RCCE declares them: RCCE_SUCCESS or RCCE_ERROR_ID. */
+int RCCE_acquire_lock(int ID) {
   TIMING_SCOPE();
-  if (rcce_check_ue(ID, "RCCE_acquire_lock") != RCCE_SUCCESS) return;
+  int rc = rcce_check_ue(ID, "RCCE_acquire_lock");
+  if (rc != RCCE_SUCCESS) return rc;
   struct hw_tas *t = hw_tas(&rcce_g.job, hw_ue(&rcce_g.job, ID)->core);
   volatile uint32_t *w = (volatile uint32_t *)&t->locked;
   struct hw_wait_desc why = {.kind = HW_WAIT_LOCK, .peer = ID};
@@ -36,15 +38,18 @@ void RCCE_acquire_lock(int ID) {
     __atomic_fetch_sub(&t->waiters, 1, __ATOMIC_RELAXED);
   }
   timing_tas_acquired(&t->free_ps); /* model mode: not before the holder let go */
+  return RCCE_SUCCESS;
 }
 
-void RCCE_release_lock(int ID) {
+int RCCE_release_lock(int ID) {
   TIMING_SCOPE();
-  if (rcce_check_ue(ID, "RCCE_release_lock") != RCCE_SUCCESS) return;
+  int rc = rcce_check_ue(ID, "RCCE_release_lock");
+  if (rc != RCCE_SUCCESS) return rc;
   struct hw_tas *t = hw_tas(&rcce_g.job, hw_ue(&rcce_g.job, ID)->core);
   volatile uint32_t *w = (volatile uint32_t *)&t->locked;
   timing_tas_access(hw_ue(&rcce_g.job, ID)->core);
   timing_tas_released(&t->free_ps); /* before the store: the next holder sees it */
   __atomic_store_n(w, 0, __ATOMIC_SEQ_CST);
   if (__atomic_load_n(&t->waiters, __ATOMIC_SEQ_CST)) hw_wake_word(w);
+  return RCCE_SUCCESS;
 }

@@ -231,10 +231,11 @@ static int xfer_step(struct rcce_xfer *x) {
   }
 }
 
+static unsigned long steps_taken; /* by every transfer of this UE: polls compare it */
+
 static int xfer_poll(struct rcce_xfer *x) {
   if (x->step == XFER_BEGIN && x->size == 0) x->step = XFER_DONE; /* nothing travels */
-  while (!rcce_xfer_done(x) && xfer_step(x)) {
-  }
+  while (!rcce_xfer_done(x) && xfer_step(x)) steps_taken++;
   return rcce_xfer_done(x);
 }
 
@@ -292,6 +293,21 @@ static int any_head_can_move(void *unused) {
 }
 
 int rcce_xfer_can_move(void) { return any_head_can_move(NULL); }
+
+unsigned long rcce_xfer_poll_start(void) {
+  unsigned long before = steps_taken;
+  rcce_xfer_progress();
+  return before;
+}
+
+static int head_or_link_can_move(void *link) {
+  return any_head_can_move(NULL) || (link && rcce_link_waiting(link));
+}
+
+void rcce_xfer_poll_end(unsigned long started, int done, const struct rcce_link *l) {
+  if (done || steps_taken != started) hw_poll_fruitful();
+  else hw_poll_idle(&rcce_g.job, rcce_g.ue, head_or_link_can_move, (void *)l);
+}
 
 static void sleep_until_movable(const struct rcce_xfer *x) {
   struct hw_wait_desc why = {.kind = x->sending ? HW_WAIT_SEND : HW_WAIT_RECV, .peer = x->peer};

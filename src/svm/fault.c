@@ -44,6 +44,15 @@ static int ring_push(struct request_ring *q, struct svm_request r) {
   return 0;
 }
 
+/* Queue a request unless the same one (page and requester) is queued
+ * already: copies (a request asked again after a departure) do nothing more,
+ * so each ring holds at most one live request per requester. */
+static int ring_push_unique(struct request_ring *q, struct svm_request r) {
+  for (unsigned i = q->head; i != q->tail; i++)
+    if (q->r[i % q->cap].page == r.page && q->r[i % q->cap].requester == r.requester) return 0;
+  return ring_push(q, r);
+}
+
 static int ring_pop(struct request_ring *q, struct svm_request *out) {
   if (q->head == q->tail) return 0;
   *out = q->r[q->head++ % q->cap];
@@ -57,7 +66,7 @@ static int on_system_mail(int src, const void *msg, size_t len, uint64_t stamp_p
   struct svm_mail m;
   if (len != sizeof m) return 0;
   memcpy(&m, msg, sizeof m);
-  if (m.type == MAIL_REQUEST) return ring_push(&incoming, (struct svm_request){m.page, m.requester, src, stamp_ps});
+  if (m.type == MAIL_REQUEST) return ring_push_unique(&incoming, (struct svm_request){m.page, m.requester, src, stamp_ps});
   if ((int64_t)m.page == svm.wanted) { /* a grant for a page no longer wanted is stale: dropped */
     svm.grant_src = src;
     svm.grant_stamp = stamp_ps;
@@ -72,18 +81,29 @@ static int held(uint32_t page) {
   return 0;
 }
 
+/* A mail to a UE that has left is dropped (mb_send_kind returns
+ * MAILBOX_ERROR_GONE quietly for system mails): the departure protocol in
+ * svm_internal.h makes up for it. */
 static void send_mail(int dest, uint32_t type, uint32_t page, int requester) {
   struct svm_mail m = {type, page, requester};
-  if (__atomic_load_n(&hw_ue(&rcce_g.job, dest)->mailbox_state, __ATOMIC_ACQUIRE) == HW_MAILBOX_GONE) return;
   mb_send_kind(dest, &m, sizeof m, MB_KIND_SYSTEM);
+}
+
+/* Whether the request's UE still faults on its page; a stale request is
+ * dropped (svm_internal.h, "Stale requests and departures").  Race-free: the
+ * requester stops wanting the page only once it owns it, so nobody else can
+ * be serving it then. */
+static int still_wanted(const struct svm_request *r) {
+  return __atomic_load_n(&svm.pool->want[r->requester], __ATOMIC_ACQUIRE) == (int64_t)r->page + 1;
 }
 
 /* The owner's side of seed 003 section 6.1 (steps 3-5), or a forward. */
 static void serve(struct svm_request r) {
   if (r.page >= svm.npages || r.requester < 0 || r.requester >= rcce_g.nue) return;
+  if (!still_wanted(&r)) return; /* stale: the requester has the page, or took it when its owner left */
   int32_t o = __atomic_load_n(&svm.owner[r.page], __ATOMIC_ACQUIRE);
   if (o == me1() && (svm.wanted == (int64_t)r.page || held(r.page))) {
-    ring_push(&deferred, r); /* after our own access (on_trap) */
+    ring_push_unique(&deferred, r); /* after our own access (on_trap); at most one per requester: fits */
     return;
   }
   struct timing_interrupt t;
@@ -114,40 +134,54 @@ static void serve_requests(void) {
   }
 }
 
+static uint32_t departures(void) { return __atomic_load_n(&svm.pool->departures, __ATOMIC_ACQUIRE); }
+
 struct owner_wait {
   size_t page;
   int32_t was;
+  uint32_t departures;
 };
 static int owner_changed_or_granted(void *p) {
   struct owner_wait *w = p;
-  return __atomic_load_n(&svm.owner[w->page], __ATOMIC_ACQUIRE) != w->was || svm.granted;
+  return __atomic_load_n(&svm.owner[w->page], __ATOMIC_ACQUIRE) != w->was || svm.granted ||
+         departures() != w->departures;
 }
 
 /* The faulting UE's side (steps 1-2): ask the owner once (a request that
  * misses the owner is forwarded), then wait until the owner vector names
  * this UE and the owner's reply mail has come (seed 003 6.1: the reply, not
  * polling the vector, ends the wait).  A page nobody owns (a first touch,
- * or its owner left) is taken without asking. */
+ * or its owner left) is taken without asking.  When a UE has left since the
+ * request went out, the request may have been lost with it: ask the owner
+ * of now again (a duplicate is dropped as stale, still_wanted). */
 static void acquire(size_t page) {
   int asked = 0;
+  uint32_t asked_at = 0; /* departures when the last request went out */
   svm.granted = 0;
+  __atomic_store_n(&svm.pool->want[rcce_g.ue], (int64_t)page + 1, __ATOMIC_SEQ_CST);
   for (;;) {
+    uint32_t dep = departures();
     int32_t o = __atomic_load_n(&svm.owner[page], __ATOMIC_ACQUIRE);
     if (o == me1() && (!asked || svm.granted)) break;
     if (o == 0) {
       if (!__atomic_load_n(&svm.frame_of[page], __ATOMIC_ACQUIRE)) svm_frame_of(page);
       else __atomic_compare_exchange_n(&svm.owner[page], &o, me1(), 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE);
-      if (__atomic_load_n(&svm.owner[page], __ATOMIC_ACQUIRE) == me1()) return; /* no reply coming */
+      if (__atomic_load_n(&svm.owner[page], __ATOMIC_ACQUIRE) == me1()) {
+        asked = 0; /* taken: no reply coming */
+        break;
+      }
       continue;
     }
-    if (!asked && o != me1()) {
+    if (o != me1() && (!asked || dep != asked_at)) {
       send_mail(o - 1, MAIL_REQUEST, (uint32_t)page, rcce_g.ue);
       asked = 1;
+      asked_at = dep;
     }
-    struct owner_wait w = {page, o};
+    struct owner_wait w = {page, o, dep};
     struct hw_wait_desc why = {.kind = HW_WAIT_SVM_PAGE, .peer = o - 1};
     mb_wait(owner_changed_or_granted, &w, &why);
   }
+  __atomic_store_n(&svm.pool->want[rcce_g.ue], 0, __ATOMIC_RELEASE); /* requests still on their way are stale */
   if (asked) {
     mb_charge_arrival(svm.grant_src, svm.grant_stamp);
     MB_COUNT(svm_acquired);
@@ -220,7 +254,7 @@ static void on_trap(int sig, siginfo_t *info, void *vctx) {
   svm.nheld = 0;
   struct svm_request r;
   mb_enter();
-  while (ring_pop(&deferred, &r)) ring_push(&incoming, r);
+  while (ring_pop(&deferred, &r)) ring_push_unique(&incoming, r);
   mb_leave();
   mb_kick();
   mb_dispatch();
@@ -228,7 +262,7 @@ static void on_trap(int sig, siginfo_t *info, void *vctx) {
 }
 
 int svm_fault_start(void) {
-  unsigned cap = 4u * (unsigned)rcce_g.nue + 16; /* each UE has one request out, plus stale copies */
+  unsigned cap = 4u * (unsigned)rcce_g.nue + 16; /* one request per requester (copies merge), plus stale ones of one drain */
   incoming = (struct request_ring){calloc(cap, sizeof(struct svm_request)), 0, 0, cap};
   deferred = (struct request_ring){calloc(cap, sizeof(struct svm_request)), 0, 0, cap};
   if (!incoming.r || !deferred.r) return -1;
@@ -245,12 +279,17 @@ int svm_fault_start(void) {
 }
 
 void svm_fault_depart(void) {
-  /* Give up every owned page: waiters see the vector entry cleared and take it. */
+  /* Close the mailboxes first: from now on no request can reach this UE and
+   * hand it a page back.  Then give up every owned page (waiters see the
+   * vector entry cleared and take it), and count the departure: UEs whose
+   * request this UE took with it ask again (acquire). */
+  mb_close();
   mmap(svm.base, svm.npages * SVM_PAGE_SIZE, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED, -1, 0);
   memset(svm.mapped, 0, svm.npages);
   for (size_t p = 0; p < svm.npages; p++) {
     int32_t mine = me1();
     __atomic_compare_exchange_n(&svm.owner[p], &mine, 0, 0, __ATOMIC_ACQ_REL, __ATOMIC_RELAXED);
   }
+  __atomic_fetch_add(&svm.pool->departures, 1, __ATOMIC_SEQ_CST);
   for (int u = 0; u < rcce_g.nue; u++) hw_ring(&rcce_g.job, u);
 }

@@ -20,6 +20,16 @@
  * 000 section VI).  A UE keeps a page it just got until the faulting
  * instruction has executed (a single-step trap), so ownership cannot bounce
  * away before any access was made.
+ *
+ * Stale requests and departures.  A request can outlive its purpose: its
+ * requester took the page itself meanwhile (the owner left), or got it
+ * through an earlier copy.  So each UE publishes the page it faults on
+ * (pool want[]), and a request whose requester no longer wants the page is
+ * dropped, never served: a page is only handed to a UE that waits for it,
+ * never to one that has left.  A request can also be lost: mails to a UE
+ * that is leaving are dropped.  A leaving UE first closes its mailboxes,
+ * then gives up its pages, then counts itself in the pool's departures; a
+ * faulting UE that sees that count change asks the current owner again.
  */
 #ifndef OPENSCC_SVM_INTERNAL_H
 #define OPENSCC_SVM_INTERNAL_H
@@ -50,6 +60,11 @@ struct svm_pool_header {
   uint64_t frames_allocated; /* statistics, under the lock */
   uint64_t mc_hint[CHIP_MAX_MC]; /* lowest frame of each controller that may be free */
   struct svm_call board[HW_MAX_UES];
+  /* Strong model bookkeeping (fault.c; not part of seed 003's protocol, so
+   * model mode does not charge it): the page each UE is faulting on, + 1
+   * (0: none), and how many UEs have left (RCCE_finalize). */
+  _Atomic int64_t want[HW_MAX_UES];
+  _Atomic uint32_t departures;
 };
 
 /* This UE's view (one per process). */

@@ -227,10 +227,11 @@ def test_chip_file_errors(build, scratch):
     bad.write_text("tiles_x = many\n")
     res = rccerun(build, "--chip", bad, "-nue", 2, build.app("hello"))
     assert res.rc == lib.RC_USAGE, res
-    assert res.err.startswith(f"rccerun: {bad}:1: bad value 'many' for 'tiles_x'\n"), res
+    assert res.err.startswith(f"rccerun: {bad}:1: tiles_x = 'many': expected an integer from 1 to 1024 (tiles)\n"), res
     res = rccerun(build, "--chip", scratch / "missing.chip", "-nue", 2, build.app("hello"))
     assert res.rc == lib.RC_USAGE, res
-    assert res.err.startswith(f"rccerun: cannot open chip file '{scratch / 'missing.chip'}'\n"), res
+    assert res.err.startswith(f"rccerun: cannot open chip file '{scratch / 'missing.chip'}': "
+                              f"No such file or directory\n"), res
 
 
 def test_program_on_path_and_in_cwd(build, scratch):

@@ -1,4 +1,4 @@
-"""rccerun's command line, rccecc, `make install` and the pkg-config file."""
+"""rccerun's command line, rccecc, `make install`, the pkg-config file and the openscc command."""
 from __future__ import annotations
 
 import re
@@ -86,11 +86,11 @@ def test_fewer_cores_than_ues(build):
 
 def test_hostfile_errors(build, scratch):
     res = usage_error(build, "-nue", "2", "-f", scratch / "nope", build.app("hello"))
-    assert first_line(res) == f"rccerun: cannot read hostfile '{scratch / 'nope'}'", res
+    assert first_line(res) == f"rccerun: cannot open hostfile '{scratch / 'nope'}': No such file or directory", res
     bad = scratch / "hosts"
     bad.write_text("rck00\nrckXY\n")
     res = usage_error(build, "-nue", "2", "-f", bad, build.app("hello"))
-    assert first_line(res) == f"rccerun: hostfile '{bad}' holds something that is not a core number", res
+    assert first_line(res) == f"rccerun: {bad}:2: 'rckXY' is not a core number (00 to 1023, or rck00 to rck1023)", res
     bad.write_text("rck00\n")
     res = usage_error(build, "-nue", "2", "-f", bad, build.app("hello"))
     assert first_line(res) == "rccerun: 1 cores listed for 2 UEs", res
@@ -103,12 +103,13 @@ def test_unknown_chip(build, chip):
     res = usage_error(build, "-nue", "2", "--chip", chip, build.app("hello"), cwd=build.work)
     line = first_line(res)
     if chip == "0x4":
-        assert line == "rccerun: chip '0x4': mesh dimensions must be >= 1", res
+        assert line == "rccerun: chip '0x4': tiles_x = '0': expected an integer from 1 to 1024 (tiles)", res
     elif chip[0].isdigit():
         assert line == (f"rccerun: bad parametric chip name '{chip}' "
                         f"(expected WxH, WxHxC or WxHxC:MPB_BYTES)"), res
     else:
-        assert line == f"rccerun: unknown chip '{chip}' (presets: scc, WxH[xC][:MPB_BYTES], or a chip file)", res
+        assert line == (f"rccerun: unknown chip '{chip}' (presets: scc, WxH[xC][:MPB_BYTES]; a chip file is named "
+                        f"by a path with a '/' or an extension, e.g. ./{chip})"), res
 
 
 def test_missing_program(build):
@@ -135,20 +136,22 @@ def test_program_not_found(build, scratch):
 @pytest.mark.parametrize("value", ["abc", "0", "-1", "5s", "", "nan"])
 def test_bad_timeout(build, value):
     res = usage_error(build, "-nue", "2", "--timeout", value, build.app("hello"))
-    assert first_line(res) == f"rccerun: --timeout needs a positive number of seconds, got '{value}'", res
+    assert first_line(res) == (f"rccerun: --timeout needs a positive number of seconds up to 31536000 (a year), "
+                               f"got '{value}'"), res
 
 
 @pytest.mark.parametrize("value", ["abc", "0", "12X", "-5M"])
 def test_bad_shm_size(build, value):
     res = usage_error(build, "-nue", "2", "--shm-size", value, build.app("hello"))
-    assert first_line(res) == f"rccerun: --shm-size needs a size like 64M, got '{value}'", res
+    assert first_line(res) == (f"rccerun: --shm-size needs a size from 1 byte to 1T like 64M (suffixes K, M, G, T), "
+                               f"got '{value}'"), res
 
 
 @pytest.mark.parametrize("value", ["5", "0", "-1", "fast", "0.05"])
 def test_bad_clock(build, value):
     res = usage_error(build, "-nue", "2", "-clock", value, build.app("hello"))
     assert first_line(res) == (f"rccerun: -clock '{value}' is no tile clock of this chip "
-                               f"(global clock / divider in the allowed range)"), res
+                               f"(global clock / divider in the allowed range: 0.1 to 0.8 GHz)"), res
 
 
 def test_unknown_option(build):
@@ -230,8 +233,10 @@ def installed(build):
 
 
 def test_make_install_layout(build, installed):
-    for rel in ("bin/rccerun", "bin/rccecc", "lib/librcce.a", "include/openscc/RCCE.h",
-                "include/openscc/RCCE_lib.h", "lib/pkgconfig/openscc-rcce.pc"):
+    for rel in ("bin/rccerun", "bin/rccecc", "bin/openscc", "lib/librcce.a", "include/openscc/RCCE.h",
+                "include/openscc/RCCE_lib.h", "lib/pkgconfig/openscc-rcce.pc",
+                "share/openscc/python/openscc/cli.py", "share/openscc/python/openscc/summary.schema.json",
+                "share/openscc/python/openscc/templates/report.html.j2"):
         assert (installed / rel).exists(), rel
 
 
@@ -250,6 +255,24 @@ def test_installed_tools_build_and_run_an_app(build, installed, scratch):
     res = lib.run([installed / "bin" / "rccerun", "-nue", 4, exe, 4, 10], env=lib.base_env(build), cwd=scratch)
     assert res.rc == 0, res
     assert "stencil: OK\n" in res.out, res
+
+
+@pytest.mark.parametrize("where", ["build tree", "installed"])
+def test_openscc_command_reports_a_job(build, installed, scratch, where):
+    """`openscc report` as a command beside rccerun: the build tree's runs the
+    package from the source tree, the installed one its copy under the prefix."""
+    bindir = build.dir / "bin" if where == "build tree" else installed / "bin"
+    env = lib.base_env(build)
+    env.pop("PYTHONPATH", None)
+    job = scratch / "job"
+    res = lib.run([bindir / "rccerun", "-nue", 2, "--trace", "sizes", "--job-dir", job, build.app("pingpong"), 64, 3],
+                  env=env, cwd=scratch)
+    assert res.rc == 0, res
+    res = lib.run([bindir / "openscc", "report", job], env=env, cwd=scratch)
+    assert res.rc == 0 and res.out == f"{job}/report/index.html\n", res
+    assert "Message sizes" in (job / "report" / "index.html").read_text()
+    package = lib.REPO / "python" if where == "build tree" else installed / "share" / "openscc" / "python"
+    assert f'PYTHONPATH="{package}' in (bindir / "openscc").read_text()
 
 
 def expected_pc_flags(prefix):

@@ -11,11 +11,12 @@ from openscc_testlib import rccerun
 
 BASE = 1234321
 ERR = {
-    "TARGET": BASE + 1, "SOURCE": BASE + 2, "ID": BASE + 3, "MESSAGE_LENGTH": BASE + 4,
+    "SUCCESS": 0, "TARGET": BASE + 1, "SOURCE": BASE + 2, "ID": BASE + 3, "MESSAGE_LENGTH": BASE + 4,
     "FLAG_UNDEFINED": BASE + 5, "DEBUG_FLAG": BASE + 9, "FLAG_NOT_IN_COMM_BUFFER": BASE + 10,
     "FLAG_STATUS_UNDEFINED": BASE + 11, "FLAG_NOT_ALLOCATED": BASE + 12, "VAL_UNDEFINED": BASE + 13,
     "INVALID_ERROR_CODE": BASE + 14, "MULTIPLE_RPC_REQUESTS": BASE + 17, "FDIVIDER": BASE + 18,
-    "FREQ_EXCEEDS_MHZ": BASE + 19, "NO_ACTIVE_RPC_REQUEST": BASE + 20, "COMM_UNDEFINED": BASE + 22,
+    "FREQ_EXCEEDS_MHZ": BASE + 19, "NO_ACTIVE_RPC_REQUEST": BASE + 20, "STALE_RPC_REQUEST": BASE + 21,
+    "COMM_UNDEFINED": BASE + 22,
     "ILLEGAL_OP": BASE + 23, "ILLEGAL_TYPE": BASE + 24, "MALLOC": BASE + 25,
 }
 # RCCE's own texts: RCCE_estrings[] of Intel's RCCE_debug.c (RCCE 1.0.13), index = code - RCCE_ERROR_BASE.
@@ -58,6 +59,23 @@ CALLS = {
         ("RCCE_bcast(buf, sizeof buf, -1, RCCE_COMM_WORLD)", "ID"),
         ("RCCE_reduce((char *)&in, (char *)&out, 1, RCCE_INT, RCCE_SUM, -1, RCCE_COMM_WORLD)", "ID"),
     ],
+    "null_buffers": [  # as UE 0 sees them: the root of the first bcast and mcast
+        ("RCCE_bcast(NULL, 64, 0, RCCE_COMM_WORLD)", "SOURCE"),
+        ("RCCE_bcast(NULL, 64, 1, RCCE_COMM_WORLD)", "TARGET"),
+        ("RCCE_reduce(NULL, NULL, 4, RCCE_INT, RCCE_SUM, 0, RCCE_COMM_WORLD)", "SOURCE"),
+        ("RCCE_allreduce((char *)in, NULL, 2, RCCE_INT, RCCE_SUM, RCCE_COMM_WORLD)", "TARGET"),
+        ("iRCCE_mcast(NULL, 64, 0)", "SOURCE"),
+        ("iRCCE_msend(NULL, 64)", "SOURCE"),
+        ("iRCCE_mrecv(NULL, 64, (me + 1) % np)", "TARGET"),
+        ("iRCCE_isend(NULL, 64, (me + 1) % np, &sreq)", "SOURCE"),
+        ("iRCCE_irecv(NULL, 64, (me + 1) % np, &rreq)", "TARGET"),
+        ("iRCCE_irecv(NULL, iRCCE_ANY_LENGTH, iRCCE_ANY_SOURCE, &rreq)", "TARGET"),
+        ("iRCCE_ssend(NULL, 64, (me + 1) % np)", "SOURCE"),
+        ("iRCCE_srecv(NULL, 64, (me + 1) % np)", "TARGET"),
+        ("RCCE_bcast(NULL, 0, 0, RCCE_COMM_WORLD)", "SUCCESS"),
+        ("RCCE_reduce((char *)in, me == 0 ? (char *)out : NULL, 2, RCCE_INT, RCCE_SUM, 0, RCCE_COMM_WORLD)",
+         "SUCCESS"),
+    ],
     "fdivider": [
         ("RCCE_set_frequency_divider(1, &d)", "FDIVIDER"),
         ("RCCE_set_frequency_divider(17, &d)", "FDIVIDER"),
@@ -65,6 +83,7 @@ CALLS = {
     "power": [
         ("RCCE_iset_power(5, &req2, &d, &v)", "MULTIPLE_RPC_REQUESTS"),
         ("RCCE_wait_power(&req)", "NO_ACTIVE_RPC_REQUEST"),
+        ("RCCE_wait_power(&req)", "STALE_RPC_REQUEST"),
         ("RCCE_iset_power(1, &req, &d, &v)", "FDIVIDER"),
         ("RCCE_set_frequency_divider(2, &d)", "FREQ_EXCEEDS_MHZ"),
     ],
@@ -141,6 +160,7 @@ DEBUG = {
     "power": [  # with --cores 5,40 each UE is the master of its own domain
         ("RCCE_iset_power", "MULTIPLE_RPC_REQUESTS", r".+"),
         ("RCCE_wait_power", "NO_ACTIVE_RPC_REQUEST", r".+"),
+        ("RCCE_wait_power", "STALE_RPC_REQUEST", r".+"),
         ("RCCE_iset_power", "FDIVIDER", r".*divider 1\b.*"),
         ("RCCE_set_frequency_divider", "FREQ_EXCEEDS_MHZ", r".*800 MHz.*"),
     ],
@@ -182,7 +202,7 @@ DEBUG = {
     ],
 }
 
-BASIC_CASES = ["bad_rank", "strings", "reduce", "bad_root", "neg_root", "fdivider", "power", "comm", "debug_flag"]
+BASIC_CASES = ["bad_rank", "strings", "reduce", "bad_root", "neg_root", "null_buffers", "fdivider", "power", "comm", "debug_flag"]
 GORY_CASES = ["malloc", "flags", "put_get", "gory_send", "strings"]
 VARIANTS = [("basic", c) for c in BASIC_CASES] + [("gory", c) for c in GORY_CASES] + \
            [("gory-singlebit", c) for c in ("flags", "malloc")]
@@ -320,3 +340,24 @@ def test_power_app_fdivider(build):
     masters = sorted({lib.scc_domain(c): u for u, c in reversed(list(enumerate(range(16))))}.values())
     assert masters == [0, 4, 8]  # domains 0, 1, 2; UEs 12..15 (tiles 6, 7) are in domain 0 again
     assert sorted((int(u), int(c)) for u, c in lines) == [(m, m) for m in masters], res
+
+
+def test_debug_null_buffers(build, compile_program):
+    """--debug names the NULL buffer of each collective as each UE sees it: a
+    buffer the UE reads (the root's) is RCCE_ERROR_SOURCE, one it writes
+    RCCE_ERROR_TARGET; iRCCE_mcast reports as the msend or mrecv it becomes; iRCCE's point-to-point
+    calls as RCCE_send/RCCE_recv."""
+    texts = runtime_texts(build, compile_program)
+    res = rccerun(build, "--debug", "-nue", NUE, errors_program(build, compile_program, "basic"), "null_buffers")
+    assert res.rc == lib.RC_OK and "errors: null_buffers OK\n" in res.out, res
+    for ue, (bcast0, bcast1, mcast_fn, mcast) in enumerate([("SOURCE", "TARGET", "iRCCE_msend", "SOURCE"),
+                                                            ("TARGET", "SOURCE", "iRCCE_mrecv", "TARGET")]):
+        want = [("RCCE_bcast", bcast0, "NULL buffer"), ("RCCE_bcast", bcast1, "NULL buffer"),
+                ("RCCE_reduce", "SOURCE", "NULL input buffer"), ("RCCE_allreduce", "TARGET", "NULL output buffer"),
+                (mcast_fn, mcast, "NULL buffer"), ("iRCCE_msend", "SOURCE", "NULL buffer"),
+                ("iRCCE_mrecv", "TARGET", "NULL buffer"), ("iRCCE_isend", "SOURCE", "NULL buffer"),
+                ("iRCCE_irecv", "TARGET", "NULL buffer"), ("iRCCE_irecv", "TARGET", "NULL buffer"),
+                ("iRCCE_ssend", "SOURCE", "NULL buffer"), ("iRCCE_srecv", "TARGET", "NULL buffer")]
+        prefix = f"RCCE error on UE {ue} (core {ue}) in "
+        got = [ln for ln in DEBUG_LINE.findall(res.err) if ln.startswith(prefix)]
+        assert got == [f"{prefix}{fn}: {texts[ERR[n]][1]} ({ERR[n]}): {detail}" for fn, n, detail in want], res

@@ -69,3 +69,32 @@ def test_any_source_receives(build, compile_program, nue, flags):
 @pytest.mark.parametrize("nue", [2, 8, 48])
 def test_probe_finds_every_sender(build, compile_program, nue):
     run_mode(build, compile_program, "probe", nue)
+
+
+def ring_program(build):
+    """bench/ircce/ring_bench.c, the polling ring of the benchmark (issue 12 item 20)."""
+    src = lib.REPO / "bench" / "ircce" / "ring_bench.c"
+    out = build.work / "programs" / "ring_bench"
+    out.parent.mkdir(parents=True, exist_ok=True)
+    res = lib.run([str(build.rccecc), "-O2", "-Wall", "-Wextra", "-Werror", str(src), "-o", str(out)])
+    assert res.rc == 0, res
+    return out
+
+
+@pytest.mark.parametrize("mode", ["poll", "wait"])
+def test_polling_ring_delivers_in_order(build, mode):
+    """8 UEs (oversubscribed on a small host) each spin on iRCCE_isend_test /
+    iRCCE_irecv_test (or wait): every message arrives, in order, and the
+    polling UEs let the UEs they wait for run (the job finishes)."""
+    prog = ring_program(build)
+    for _ in range(3):
+        res = rccerun(build, "-nue", 8, prog, mode, 1000)
+        assert res.rc == lib.RC_OK, res
+        assert f"ring: OK (8 UEs, 1000 messages of 64 bytes, {mode})" in res.out, res
+        assert res.err_lines == [], res
+
+
+def test_polling_ring_rejects_bad_mode(build):
+    res = rccerun(build, "-nue", 2, ring_program(build), "spin")
+    assert res.rc == lib.RC_UE_FAILED, res
+    assert "ring: UE 0: bad argument (usage: ring_bench poll|wait [messages] [bytes])" in res.err, res

@@ -17,7 +17,8 @@ TILE_MHZ = 533  # the scc chip's default tile clock (divider 3)
 
 def model_run(build, scratch, nue, program, *args, opts=()):
     job = scratch / "job"
-    res = rccerun(build, "-nue", str(nue), "--model", "scc", "--job-dir", str(job), *opts, program, *args)
+    res = rccerun(build, "-nue", str(nue), "--model", "scc", "--job-dir", str(job), "--replace-job-dir", *opts,
+                  program, *args)
     assert res.rc == lib.RC_OK, res
     return res, lib.check_summary(job / "summary.json"), job
 
@@ -124,8 +125,8 @@ def test_uncounted_program_runs_on_host_time(build, scratch):
 
 @pytest.mark.parametrize("args,message", [
     (["--model", "fast"], "--model takes scc or none, got 'fast'"),
-    (["--compute-slowdown", "-1"], "--compute-slowdown needs a number >= 0, got '-1'"),
-    (["--compute-slowdown", "x"], "--compute-slowdown needs a number >= 0, got 'x'"),
+    (["--compute-slowdown", "-1"], "--compute-slowdown needs a number from 0 to 1000, got '-1'"),
+    (["--compute-slowdown", "x"], "--compute-slowdown needs a number from 0 to 1000, got 'x'"),
 ])
 def test_bad_model_options(build, scratch, args, message):
     res = rccerun(build, "-nue", "2", *args, build.app("hello"), cwd=scratch)

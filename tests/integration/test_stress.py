@@ -3,6 +3,8 @@ nothing reordered, every byte right, for many sizes, pairings and UE counts."""
 from __future__ import annotations
 
 import re
+import subprocess
+import sys
 
 import pytest
 
@@ -149,3 +151,19 @@ def test_large_messages_without_cross_memory_attach(build, compile_program, deny
     assert res.rc == lib.RC_OK, res
     assert "nocma: OK (3 UEs)" in res.out, res
     assert res.err_lines == [], res
+
+
+def test_stress_on_a_loaded_host(build, compile_program):
+    """Two busy processes share the CPUs with a 2-UE job: the adaptive waiting
+    (hw/wait.c) switches to its loaded regime (budget trials, short spins,
+    sleeps) and every message still arrives intact and in order."""
+    prog = compile_program(build, "stress")
+    busy = "import time\nend = time.monotonic() + 60\nwhile time.monotonic() < end: pass\n"
+    hogs = [subprocess.Popen([sys.executable, "-c", busy]) for _ in range(2)]
+    try:
+        for seed in (61, 62):
+            run_stress(build, prog, 2, seed, 100, 40000)
+    finally:
+        for h in hogs:
+            h.kill()
+            h.wait()

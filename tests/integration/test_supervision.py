@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import re
 import signal
+import subprocess
 
 import pytest
 
@@ -324,3 +325,100 @@ def test_stdin_terminal_is_not_read(build, compile_program):
         os.close(master)
     assert res.rc == lib.RC_OK, res
     assert "crash: UE 0 read EOF\n" in res.out, res
+
+
+# ------------------------------------------------ UEs that end on their own
+
+
+def exits(build, compile_program, mode, nue):
+    return rccerun(build, "-nue", nue, compile_program(build, "exits"), mode)
+
+
+def test_satisfied_wait_is_not_an_early_exit(build, compile_program):
+    """UE 0 takes UE 1's message and returns without RCCE_finalize while UE 1,
+    woken, has not yet run: UE 1 is not stranded (its futex word changed), so
+    the job succeeds.  It failed about 1 run in 3 when the supervisor only
+    looked at UE 1's state; repeated to catch the race."""
+    for _ in range(60):
+        res = exits(build, compile_program, "last_recv", 2)
+        assert res.rc == lib.RC_OK, res
+        assert res.err_lines == ["rccerun: warning: 2 UEs exited without calling RCCE_finalize: "
+                                 "UE 0 (core 0), UE 1 (core 1)"], res
+
+
+def test_output_of_ues_exiting_after_a_failure_is_kept(build, compile_program):
+    """Every UE returns 1 and UE 0 prints a usage line first (Intel's examples):
+    the UEs still exiting when the first failure is seen get their grace period,
+    so UE 0's line is never lost; one failure is reported."""
+    for _ in range(20):
+        res = exits(build, compile_program, "usage", 4)
+        assert res.rc == lib.RC_UE_FAILED, res
+        assert res.out == "exits: usage: exits MODE\n", res
+        assert len(res.err_lines) == 1 and re.fullmatch(r"rccerun: UE (\d) \(core \1\) exited with status 1",
+                                                          res.err_lines[0]), res
+
+
+# ------------------------------------------------ output pipes without a reader
+
+
+def run_into_pipe(build, compile_program, mode, *, stderr_too, restore_signals=True, head=0):
+    """rccerun -nue 3 exits MODE with stdout a pipe (and stderr too when
+    stderr_too).  head=0: the pipe has no reader from the start; head=n: the
+    test reads n lines, then closes it, like `| head -n`.  Returns (exit
+    code, captured stderr or "")."""
+    r, w = os.pipe()
+    if not head:
+        os.close(r)
+    err_target = w if stderr_too else subprocess.PIPE
+    p = subprocess.Popen([str(build.rccerun), "-nue", "3", str(compile_program(build, "exits")), mode],
+                         stdin=subprocess.DEVNULL, stdout=w, stderr=err_target, cwd=build.work,
+                         env=lib.base_env(build), preexec_fn=lib.no_core_dumps, restore_signals=restore_signals)
+    lib.LAUNCHED_PIDS.add(p.pid)
+    os.close(w)
+    if head:
+        with os.fdopen(r, "rb") as reader:
+            for _ in range(head):
+                assert reader.readline(), "rccerun's pipe ended early"
+    try:
+        _, err = p.communicate(timeout=lib.HARD_TIMEOUT)
+    except subprocess.TimeoutExpired:
+        p.kill()
+        lib.kill_session_processes()
+        raise AssertionError(f"rccerun {mode} still ran after {lib.HARD_TIMEOUT} s")
+    return p.returncode, (err or b"").decode(errors="replace")
+
+
+SIGPIPE_LINE = "rccerun: UE 0 (core 0) ended by signal 13 (Broken pipe): it wrote to a pipe nobody reads any more"
+
+
+def test_ue_writing_to_a_closed_pipe_ends_the_job(build, compile_program):
+    """A UE writing to a pipe nobody reads dies of SIGPIPE as any filter would;
+    rccerun reports it, stops the others and removes the segment (checked by
+    the no_leftovers fixture)."""
+    rc, err = run_into_pipe(build, compile_program, "chatter", stderr_too=False)
+    assert rc == lib.RC_UE_FAILED, err
+    assert [ln for ln in err.splitlines() if not ln.startswith("rccerun: removed ")] == [SIGPIPE_LINE], err
+
+
+def test_head_1_of_everything(build, compile_program):
+    """`rccerun ... 2>&1 | head -1`: rccerun itself must not die of SIGPIPE
+    (it did, with 141, leaving the segment): it ends the job as above."""
+    rc, _ = run_into_pipe(build, compile_program, "chatter", stderr_too=True, head=1)
+    assert rc == lib.RC_UE_FAILED
+
+
+def test_rccerun_outlives_its_closed_stderr(build, compile_program):
+    """Quiet UEs, but rccerun's warning goes to a pipe without a reader: the
+    message is lost (EPIPE), the job still succeeds and is cleaned up."""
+    rc, _ = run_into_pipe(build, compile_program, "quiet", stderr_too=True)
+    assert rc == lib.RC_OK
+
+
+def test_ues_inherit_an_ignored_sigpipe(build, compile_program):
+    """Started with SIGPIPE ignored (as by a Python subprocess that keeps its
+    signals), rccerun passes that on: the UE's write fails with EPIPE and the
+    program handles it (returns 3)."""
+    rc, err = run_into_pipe(build, compile_program, "chatter", stderr_too=False, restore_signals=False)
+    assert rc == lib.RC_UE_FAILED, err
+    lines = [ln for ln in err.splitlines() if not ln.startswith("rccerun: removed ")]
+    assert lines == ["exits: UE 0: EPIPE", "rccerun: UE 0 (core 0) exited with status 3"], err

@@ -13,7 +13,8 @@ TILE_MHZ = 1600 // 3  # the scc chip's default tile clock
 
 
 def model(build, scratch, nue, program, *args, opts=()):
-    res = rccerun(build, "-nue", nue, "--model", "scc", "--job-dir", scratch / "job", *opts, program, *args)
+    res = rccerun(build, "-nue", nue, "--model", "scc", "--job-dir", scratch / "job", "--replace-job-dir", *opts,
+                  program, *args)
     assert res.rc == lib.RC_OK, res
     return res
 

@@ -11,13 +11,20 @@
  *     reduce        illegal reduce type/op -> RCCE_ERROR_ILLEGAL_TYPE/OP
  *     bad_root      RCCE_reduce/RCCE_bcast with root RCCE_num_ues() -> RCCE_ERROR_ID
  *     neg_root      RCCE_reduce/RCCE_bcast with root -1 -> RCCE_ERROR_ID
- *     fdivider      RCCE_set_frequency_divider(1) and (17) -> RCCE_ERROR_FDIVIDER
+ *     null_buffers  NULL buffers in RCCE_bcast/RCCE_reduce/RCCE_allreduce/iRCCE_mcast/msend/mrecv
+ *                   and iRCCE_isend/irecv/ssend/srecv
+ *                   -> RCCE_ERROR_SOURCE (read) / RCCE_ERROR_TARGET (written); NULL where no byte
+ *                   moves, and a non-root's RCCE_reduce outbuf, are legal
+ *     fdivider      RCCE_set_frequency_divider(1) and (17) -> RCCE_ERROR_FDIVIDER on a power-domain
+ *                   master, RCCE_SUCCESS on the other UEs (RCCE 1.0.13: only the master acts)
  *     debug_flag    RCCE_debug_set/unset of an unknown level -> RCCE_ERROR_DEBUG_FLAG
  *     comm          RCCE_barrier/RCCE_comm_size/RCCE_comm_rank of an uninitialised communicator
  *                   -> RCCE_ERROR_COMM_UNDEFINED
  *     power         RCCE_iset_power twice -> RCCE_ERROR_MULTIPLE_RPC_REQUESTS, RCCE_wait_power
- *                   twice -> RCCE_ERROR_NO_ACTIVE_RPC_REQUEST, RCCE_iset_power(1) -> FDIVIDER,
+ *                   twice -> RCCE_ERROR_NO_ACTIVE_RPC_REQUEST, on a completed request while
+ *                   another is in flight -> STALE_RPC_REQUEST, RCCE_iset_power(1) -> FDIVIDER,
  *                   RCCE_set_frequency_divider(2) at the lowest voltage -> FREQ_EXCEEDS_MHZ
+ *                   on masters; on the other UEs every power call returns RCCE_SUCCESS
  *                   (run with the UEs' first power domain holding UE 0 as master)
  *   gory build (-DGORY, optionally -DSINGLEBITFLAGS):
  *     malloc        RCCE_malloc(16384) -> NULL
@@ -41,6 +48,7 @@
 
 #include "RCCE.h"
 #include "RCCE_lib.h"
+#include "iRCCE.h"
 
 static int me, np, failures;
 
@@ -134,6 +142,34 @@ static void case_bad_root(void) {
   EXPECT(RCCE_bcast(buf, sizeof buf, RCCE_num_ues(), RCCE_COMM_WORLD), RCCE_ERROR_ID);
 }
 
+/* NULL buffers: a buffer a UE reads -> RCCE_ERROR_SOURCE, one it writes ->
+ * RCCE_ERROR_TARGET (as RCCE_send/RCCE_recv); RCCE_reduce's outbuf is only
+ * used at the root (RCCE 1.0.13), so NULL is legal there on the others. */
+static int at_root(int root, int code_at_root, int code_elsewhere) { return me == root ? code_at_root : code_elsewhere; }
+
+static void case_null_buffers(void) {
+  int in[2] = {1, 2}, out[2] = {0, 0};
+  EXPECT(RCCE_bcast(NULL, 64, 0, RCCE_COMM_WORLD), at_root(0, RCCE_ERROR_SOURCE, RCCE_ERROR_TARGET));
+  EXPECT(RCCE_bcast(NULL, 64, 1, RCCE_COMM_WORLD), at_root(1, RCCE_ERROR_SOURCE, RCCE_ERROR_TARGET));
+  EXPECT(RCCE_reduce(NULL, NULL, 4, RCCE_INT, RCCE_SUM, 0, RCCE_COMM_WORLD), RCCE_ERROR_SOURCE);
+  EXPECT(RCCE_allreduce((char *)in, NULL, 2, RCCE_INT, RCCE_SUM, RCCE_COMM_WORLD), RCCE_ERROR_TARGET);
+  EXPECT(iRCCE_mcast(NULL, 64, 0), at_root(0, RCCE_ERROR_SOURCE, RCCE_ERROR_TARGET));
+  EXPECT(iRCCE_msend(NULL, 64), RCCE_ERROR_SOURCE);
+  EXPECT(iRCCE_mrecv(NULL, 64, (me + 1) % np), RCCE_ERROR_TARGET);
+  iRCCE_SEND_REQUEST sreq;
+  iRCCE_RECV_REQUEST rreq;
+  EXPECT(iRCCE_isend(NULL, 64, (me + 1) % np, &sreq), RCCE_ERROR_SOURCE);
+  EXPECT(iRCCE_irecv(NULL, 64, (me + 1) % np, &rreq), RCCE_ERROR_TARGET);
+  EXPECT(iRCCE_irecv(NULL, iRCCE_ANY_LENGTH, iRCCE_ANY_SOURCE, &rreq), RCCE_ERROR_TARGET);
+  EXPECT(iRCCE_ssend(NULL, 64, (me + 1) % np), RCCE_ERROR_SOURCE);
+  EXPECT(iRCCE_srecv(NULL, 64, (me + 1) % np), RCCE_ERROR_TARGET);
+  /* Legal: no byte moves, or outbuf NULL where RCCE_reduce does not use it. */
+  EXPECT(RCCE_bcast(NULL, 0, 0, RCCE_COMM_WORLD), RCCE_SUCCESS);
+  EXPECT(RCCE_reduce((char *)in, me == 0 ? (char *)out : NULL, 2, RCCE_INT, RCCE_SUM, 0, RCCE_COMM_WORLD),
+         RCCE_SUCCESS);
+  EXPECT_TRUE(me != 0 || (out[0] == np && out[1] == 2 * np));
+}
+
 static void case_neg_root(void) {
   int in = 1, out = 0;
   char buf[16] = "";
@@ -141,10 +177,14 @@ static void case_neg_root(void) {
   EXPECT(RCCE_reduce((char *)&in, (char *)&out, 1, RCCE_INT, RCCE_SUM, -1, RCCE_COMM_WORLD), RCCE_ERROR_ID);
 }
 
+/* The code a power call returns: the error on a power-domain master; on any
+ * other UE RCCE_SUCCESS, for RCCE ignores the call there. */
+static int on_master(int err) { return RCCE_power_domain_master() == RCCE_ue() ? err : RCCE_SUCCESS; }
+
 static void case_fdivider(void) {
   int d = -5;
-  EXPECT(RCCE_set_frequency_divider(1, &d), RCCE_ERROR_FDIVIDER);
-  EXPECT(RCCE_set_frequency_divider(17, &d), RCCE_ERROR_FDIVIDER);
+  EXPECT(RCCE_set_frequency_divider(1, &d), on_master(RCCE_ERROR_FDIVIDER));
+  EXPECT(RCCE_set_frequency_divider(17, &d), on_master(RCCE_ERROR_FDIVIDER));
   EXPECT_TRUE(d == -5);
 }
 
@@ -157,6 +197,9 @@ static void case_power(void) {
     EXPECT(RCCE_iset_power(5, &req2, &d, &v), RCCE_ERROR_MULTIPLE_RPC_REQUESTS);
     EXPECT(RCCE_wait_power(&req), RCCE_SUCCESS);
     EXPECT(RCCE_wait_power(&req), RCCE_ERROR_NO_ACTIVE_RPC_REQUEST);
+    EXPECT(RCCE_iset_power(5, &req2, &d, &v), RCCE_SUCCESS);
+    EXPECT(RCCE_wait_power(&req), RCCE_ERROR_STALE_RPC_REQUEST); /* req was completed above */
+    EXPECT(RCCE_wait_power(&req2), RCCE_SUCCESS);
     EXPECT(RCCE_iset_power(1, &req, &d, &v), RCCE_ERROR_FDIVIDER);
     EXPECT(RCCE_iset_power(16, &req, &d, &v), RCCE_SUCCESS); /* 100 MHz: the lowest voltage level */
     EXPECT(RCCE_wait_power(&req), RCCE_SUCCESS);
@@ -164,7 +207,7 @@ static void case_power(void) {
   }
   RCCE_barrier(&RCCE_COMM_WORLD);
   /* 800 MHz is above the cap of the domain's voltage level now. */
-  EXPECT(RCCE_set_frequency_divider(2, &d), RCCE_ERROR_FREQ_EXCEEDS_MHZ);
+  EXPECT(RCCE_set_frequency_divider(2, &d), on_master(RCCE_ERROR_FREQ_EXCEEDS_MHZ));
   EXPECT(RCCE_set_frequency_divider(8, &d), RCCE_SUCCESS);
   RCCE_barrier(&RCCE_COMM_WORLD);
   if (master) {
@@ -315,6 +358,7 @@ int RCCE_APP(int argc, char **argv) {
       {"reduce", case_reduce},
       {"bad_root", case_bad_root},
       {"neg_root", case_neg_root},
+      {"null_buffers", case_null_buffers},
       {"fdivider", case_fdivider},
       {"power", case_power},
       {"comm", case_comm},
