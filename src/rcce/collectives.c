@@ -7,6 +7,10 @@
  * members' MPBs, and a second barrier frees the buffers.  Reductions combine
  * in member order, so every UE gets bit-identical results.  Broadcasts larger
  * than the send buffer use one synchronous send per member, as RCCE does.
+ *
+ * Reductions of at most one MPB line over a communicator of every UE take one
+ * barrier in native mode (piece_slot below); model mode keeps the two
+ * barriers it was validated with.
  */
 #include <string.h>
 
@@ -67,8 +71,25 @@ int rcce_check_buffer(const void *buf, size_t bytes, int code, const char *where
   return rcce_error(RCCE_DEBUG_COMM, code, where, "NULL %s", what);
 }
 
-static const unsigned char *buffer_of(int ue) {
-  return (const unsigned char *)RCCE_comm_buffer[ue] + (RCCE_buff_ptr - RCCE_comm_buffer[rcce_g.ue]);
+/* Where a reduction's pieces go: the send buffer (`call` < 0), or for a small
+ * reduction over every UE the line of "self" flags (sent[ue] or ready[ue] in
+ * UE ue's own MPB, which no message uses: a UE never sends to itself),
+ * alternating between the two with each such call.  A UE writes a line again
+ * only two calls later, after passing the barrier of the call between, which
+ * every UE reaches only once it has read this call's pieces; so no second
+ * barrier has to free the line, and what the UE sends meanwhile (through the
+ * send buffer) cannot disturb a reader.  Only calls over every UE may use
+ * the lines: every UE makes those calls, so `call` counts alike everywhere. */
+static volatile unsigned char *piece_slot(int ue, long call) {
+  if (call < 0) return rcce_mpb_of(ue) + (RCCE_buff_ptr - RCCE_comm_buffer[rcce_g.ue]);
+  return rcce_mpb_of(ue) + (call & 1 ? rcce_g.ready[ue] : rcce_g.sent[ue]).off;
+}
+
+static long slot_calls; /* small reductions over every UE so far */
+
+static long slot_call(const RCCE_COMM *comm, size_t bytes) {
+  int usable = !timing_enabled && rcce_g.flag_mode == HW_FLAGS_BIG && comm->size == rcce_g.nue && bytes <= rcce_g.line;
+  return usable ? slot_calls++ : -1;
 }
 
 /* Reduce into outbuf at rank `root`, or at every rank when `everywhere`. */
@@ -88,18 +109,20 @@ static int reduce_general(char *inbuf, char *outbuf, int num, int type, int op, 
   if ((rc = rcce_check_buffer(inbuf, bytes, RCCE_ERROR_SOURCE, where, "input buffer")) != RCCE_SUCCESS ||
       (reader && (rc = rcce_check_buffer(outbuf, bytes, RCCE_ERROR_TARGET, where, "output buffer")) != RCCE_SUCCESS))
     return rc;
+  long call = slot_call(comm, bytes);
   for (size_t off = 0; off < bytes; off += piece) {
     size_t n = bytes - off < piece ? bytes - off : piece;
-    rcce_mpb_write(RCCE_buff_ptr, inbuf + off, n);
+    rcce_mpb_write(piece_slot(rcce_g.ue, call), inbuf + off, n);
     RCCE_barrier(comm);
     if (reader) {
-      rcce_mpb_read(outbuf + off, buffer_of(comm->member[0]), n);
+      rcce_mpb_read(outbuf + off, piece_slot(comm->member[0], call), n);
       for (int r = 1; r < comm->size; r++) {
-        combine(outbuf + off, buffer_of(comm->member[r]), n / ts, type, op);
-        timing_mpb_copy(buffer_of(comm->member[r]), n, 0);
+        const volatile unsigned char *in = piece_slot(comm->member[r], call);
+        combine(outbuf + off, (const void *)in, n / ts, type, op);
+        timing_mpb_copy(in, n, 0);
       }
     }
-    RCCE_barrier(comm);
+    if (call < 0) RCCE_barrier(comm);
   }
   return RCCE_SUCCESS;
 }
@@ -130,7 +153,7 @@ int RCCE_bcast(char *buf, size_t num, int root, RCCE_COMM comm) {
   }
   if (comm.my_rank == root) rcce_mpb_write(RCCE_buff_ptr, buf, num);
   RCCE_barrier(&comm);
-  if (comm.my_rank != root) rcce_mpb_read(buf, buffer_of(root_ue), num);
+  if (comm.my_rank != root) rcce_mpb_read(buf, piece_slot(root_ue, -1), num);
   RCCE_barrier(&comm);
   return RCCE_SUCCESS;
 }

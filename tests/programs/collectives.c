@@ -14,6 +14,11 @@
  *     once besides RCCE_COMM_WORLD and RCCE_P_COMM (docs/rcce.md): 8 more
  *     splits succeed, a 9th returns RCCE_ERROR_COMM_INITIALIZED, and after
  *     RCCE_comm_free of one a new split succeeds again.
+ *  5. Small reductions (at most one MPB line) over every UE, the one-barrier
+ *     path of native mode, back to back with RCCE_send/RCCE_recv around the
+ *     ring and RCCE_reduce to a rotating root, with UE 0 lagging now and
+ *     then: a UE that leaves early and sends must not disturb the pieces its
+ *     peers still read.
  * Any failure prints "collectives: UE n: ..." and exits 1; UE 0 prints
  * "collectives: OK" at the end.
  */
@@ -118,6 +123,38 @@ static void broadcasts(RCCE_COMM comm, int n, int r, const char *name) {
   }
 }
 
+/* Section 5 (header): SUM of (u + 1) * (round + i) over every UE u, for every type and length up to a line. */
+static void small_reductions_between_sends(RCCE_COMM c, const char *name) {
+  const long sum_ue = (long)np * (np + 1) / 2;
+  unsigned char out_msg[64], in_msg[64];
+  int right = (me + 1) % np, left = (me + np - 1) % np;
+  for (int round = 0; round < 100; round++) {
+    for (int ti = 0; ti < 4; ti++)
+      for (int n = 1; n * tsize(types[ti]) <= 32; n *= 2) {
+        long in[4], out[4];
+        for (int i = 0; i < n; i++) put_val(in, types[ti], i, (long)(me + 1) * (round + i));
+        if (me == 0 && round % 7 == 0)
+          for (volatile int spin = 0; spin < 20000; spin++) continue; /* lag: the others run ahead */
+        ok(RCCE_allreduce((char *)in, (char *)out, n, types[ti], RCCE_SUM, c), "small RCCE_allreduce");
+        for (int i = 0; i < n; i++)
+          if (get_val(out, types[ti], i) != sum_ue * (round + i))
+            fail("%s: RCCE_allreduce(%s) of %d, round %d: element %d is %ld, expected %ld", name, type_names[ti], n,
+                 round, i, get_val(out, types[ti], i), sum_ue * (round + i));
+        if (np < 2) continue;
+        memset(out_msg, me * 13 + round, sizeof out_msg);
+        if (me % 2 == 0) ok(RCCE_send((char *)out_msg, sizeof out_msg, right), "RCCE_send");
+        ok(RCCE_recv((char *)in_msg, sizeof in_msg, left), "RCCE_recv");
+        if (me % 2 != 0) ok(RCCE_send((char *)out_msg, sizeof out_msg, right), "RCCE_send");
+        for (size_t b = 0; b < sizeof in_msg; b++)
+          if (in_msg[b] != (unsigned char)(left * 13 + round)) fail("%s: ring message of round %d corrupted", name, round);
+      }
+    long mine = me + 1, total = 0;
+    int root = round % np;
+    ok(RCCE_reduce((char *)&mine, (char *)&total, 1, RCCE_LONG, RCCE_SUM, root, c), "RCCE_reduce");
+    if (me == root && total != sum_ue) fail("%s: RCCE_reduce to %d gave %ld, expected %ld", name, root, total, sum_ue);
+  }
+}
+
 static int pair_color(int ue, void *aux) {
   (void)aux;
   return ue / 2;
@@ -167,6 +204,8 @@ int RCCE_APP(int argc, char **argv) {
   check_comm(&pairs, pair_color, NULL, "pairs", 50);
   check_comm(&parity, parity_color, NULL, "parity", 50);
   check_comm(&all, RCCE_global_color, NULL, "all", 50);
+  small_reductions_between_sends(RCCE_COMM_WORLD, "world, small");
+  small_reductions_between_sends(all, "all, small");
 
   int half = np / 2; /* UEs below half form colour 0 of index_color */
   ok(RCCE_comm_free(&all), "RCCE_comm_free(all)");
