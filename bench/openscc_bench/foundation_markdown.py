@@ -1,8 +1,9 @@
 """foundation.md: the summary table of the foundation group and its targets."""
 from __future__ import annotations
 
-from .formatting import cell, ratio
+from .formatting import cell, fmt, ratio
 from .foundation import PP_SIZES
+from .host_state import state_medians, threshold
 from .implementations import IMPL_TITLE, best_peer
 from .markdown import medians_sentence, page_end, page_start
 
@@ -40,5 +41,35 @@ def foundation_page(doc: dict) -> str:
                  "C11 atomics (busy-wait, pinned to two CPUs when possible; each run reports its "
                  "median of 10 sub-loops); the same number serves the 0 B and 8 B rows. RCCE's 0-byte RCCE_send/RCCE_recv return without synchronising, "
                  "so OpenSCC's 0 B row is call overhead, not a message.")
+    lines.extend(by_host_state(tests, order))
     lines.extend(page_end(doc, IMPL_TITLE.__getitem__))
     return "\n".join(lines)
+
+
+def by_host_state(tests: dict, order: list[str]) -> list[str]:
+    """The 2-process rows again, each implementation's runs split by the host state its probe
+    found (host_state.py), with the ratio to the faster MPI peer in the same state."""
+    cut = threshold(list(tests.values()))
+    if cut is None:
+        return []
+    lines = ["", "## By host state", "",
+             f"Before every 2-process run a short cache-line ping-pong probed the host: below {cut:.3f} µs "
+             "it was in its fast state (both vCPUs on one core), above in its slow state. Medians of the "
+             "runs in each state (number of runs in brackets); ratio and verdict against the faster MPI "
+             "peer in the same state.", "",
+             "| Test | state | OpenSCC | MPICH | Open MPI | OpenSCC / best MPI | <= best MPI |",
+             "|---|---|---:|---:|---:|---:|---|"]
+    for tid in order:
+        t = tests.get(tid)
+        if t is None or t["ues"] != 2 or t["unit"] != "us" or tid == "pingpong_0":
+            continue
+        per = {impl: state_medians(slot, cut) for impl, slot in t["results"].items()
+               if impl != "floor" and slot["status"] != "skipped"}
+        for state in ("fast", "slow"):
+            cells = {impl: per[impl][state] if impl in per else (None, 0) for impl in ("openscc", "mpich", "openmpi")}
+            peers = [v for impl, (v, _) in cells.items() if impl != "openscc" and v is not None]
+            o = cells["openscc"][0]
+            q, ok = (ratio(o, min(peers)), "yes" if o <= min(peers) else "no") if o is not None and peers else ("—", "—")
+            shown = " | ".join(f"{fmt(v, 'us')} ({n})" for v, n in cells.values())
+            lines.append(f"| {t['label']} (µs) | {state} | {shown} | {q} | {ok} |")
+    return lines

@@ -39,7 +39,7 @@ POLICIES = {
 }
 POLICY_HEADINGS = {"adaptive": "adaptive (default)", "spin": "fixed 100000 / 0", "short": "fixed 2048 / 4",
                    "sleep": "fixed 4 / 4", "mpich": "MPICH", "openmpi": "Open MPI"}
-STRESS_ARGS = ["3", "300", "20000"]  # seed, rounds, largest message: 627 messages, 3 MB
+STRESS_ARGS = ["3", "3000", "20000"]  # seed, rounds, largest message: 6119 messages, 33 MB
 RING_MESSAGES = 1000
 RING_UES = 8
 

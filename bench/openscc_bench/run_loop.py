@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 from .host import loadavg
+from .host_state import probe
 from .measurements import Measurement, file_not_run, file_run
 from .processes import launcher, run_cmd
 from .progress import log
@@ -39,7 +40,10 @@ def run_once(args, group: Group, job: dict, impl: str, rep: int, progress: str) 
     cmd = launcher(args, impl, job["ues"]) + extra + [prog] + job["args"]
     if args.settle > 0:
         time.sleep(args.settle)
+    if job["ues"] == 2 and impl != "floor":
+        run["host_floor_us"] = probe(args, group.builds)
     rec = run_cmd(cmd, args.bench_dir / impl, args.timeout)
+    rec["host_floor_us"] = run.get("host_floor_us")
     run.update(rec)
     lines = parse_lines(rec["stdout"])
     run["measurements"] = lines
