@@ -56,6 +56,31 @@ static int parse_long(const char *s, long lo, long hi, long *out) {
   return 0;
 }
 
+/* The environment knobs of the waiting policy (docs/rccerun.md "Waiting"),
+ * checked like options: a value out of range is an error, not a silent 0. */
+static int parse_wait_environment(struct launch_options *o) {
+  static const struct {
+    const char *name;
+    long max;
+    const char *what;
+  } knobs[] = {{"OPENSCC_SPIN", 1000000000L, "polls"}, {"OPENSCC_YIELD", 1000000L, "yields"}};
+  long *dest[] = {&o->wait_spin, &o->wait_yield};
+  for (int k = 0; k < 2; k++) {
+    const char *v = getenv(knobs[k].name);
+    *dest[k] = -1;
+    if (v && parse_long(v, 0, knobs[k].max, dest[k])) {
+      char msg[128];
+      snprintf(msg, sizeof msg, "%s needs a number of %s from 0 to %ld, got '%%s'", knobs[k].name, knobs[k].what,
+               knobs[k].max);
+      return fail(msg, v);
+    }
+  }
+  const char *asym = getenv("OPENSCC_ASYM_FENCE");
+  if (asym && strcmp(asym, "0") && strcmp(asym, "1")) return fail("OPENSCC_ASYM_FENCE takes 0 or 1, got '%s'", asym);
+  o->asym_fence_off = asym && !strcmp(asym, "0");
+  return 0;
+}
+
 /* BYTES[K|M|G|T], 1 byte to MAX_REGION_BYTES; the suffix is checked before
  * it is applied, so a huge count cannot wrap around. */
 static int parse_size(const char *s, unsigned long long *out) {
@@ -294,6 +319,7 @@ int launch_parse(int argc, char **argv, struct launch_options *o) {
     } else if (parse_size(next, &shared))
       return fail("--shm-size needs a size from 1 byte to 1T like 64M (suffixes K, M, G, T), got '%s'", next);
   }
+  if (parse_wait_environment(o)) return -1;
   if (nue == 0) return fail("%s", "missing -nue N");
   if (i >= argc) return fail("%s", "missing the program to run");
   static char err[8192]; /* paths up to PATH_MAX, with a line and a key */

@@ -11,6 +11,8 @@ struct launch_options {
   double timeout_s;       /* 0: none */
   const char *job_dir;    /* --job-dir, or NULL */
   int replace_job_dir;    /* --replace-job-dir */
+  long wait_spin, wait_yield; /* OPENSCC_SPIN / OPENSCC_YIELD, -1 when unset (adaptive waiting) */
+  int asym_fence_off;         /* OPENSCC_ASYM_FENCE=0 */
   const char *app;        /* resolved path of the program */
   char **app_argv;        /* argv for the UEs, app_argv[0] = program */
   char app_path[4096];

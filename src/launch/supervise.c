@@ -302,11 +302,10 @@ int launch_run(const struct launch_options *o) {
    * when every UE has a CPU; otherwise poll a little, yield a few times, sleep. */
   p.spin_limit = p.oversubscribed ? 4 : 100000;
   p.yield_limit = p.oversubscribed ? 4 : 0;
-  const char *spin = getenv("OPENSCC_SPIN"), *yield = getenv("OPENSCC_YIELD"), *asym = getenv("OPENSCC_ASYM_FENCE");
-  if (spin) p.spin_limit = atoi(spin);
-  if (yield) p.yield_limit = atoi(yield);
-  p.wait_adaptive = !spin && !yield; /* an explicit policy stays fixed (hw/wait.c) */
-  p.asym_fence = !p.oversubscribed && hw_asym_fence_available() && !(asym && !strcmp(asym, "0"));
+  if (o->wait_spin >= 0) p.spin_limit = (int)o->wait_spin;
+  if (o->wait_yield >= 0) p.yield_limit = (int)o->wait_yield;
+  p.wait_adaptive = o->wait_spin < 0 && o->wait_yield < 0; /* an explicit policy stays fixed (hw/wait.c) */
+  p.asym_fence = !p.oversubscribed && hw_asym_fence_available() && !o->asym_fence_off;
   char err[256];
   if (hw_job_create(&p, &r.job, err, sizeof err) != 0) {
     fprintf(stderr, "rccerun: %s\n", err);

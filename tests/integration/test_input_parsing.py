@@ -152,6 +152,26 @@ def test_numeric_option_ranges(build, option, value, message):
     assert usage_error(build, *args, build.app("hello")) == "rccerun: " + message.format(v=value)
 
 
+@pytest.mark.parametrize("name, value, message", [
+    ("OPENSCC_SPIN", "abc", "OPENSCC_SPIN needs a number of polls from 0 to 1000000000, got '{v}'"),
+    ("OPENSCC_SPIN", "1e3", "OPENSCC_SPIN needs a number of polls from 0 to 1000000000, got '{v}'"),
+    ("OPENSCC_SPIN", "4294967297", "OPENSCC_SPIN needs a number of polls from 0 to 1000000000, got '{v}'"),
+    ("OPENSCC_YIELD", "-1", "OPENSCC_YIELD needs a number of yields from 0 to 1000000, got '{v}'"),
+    ("OPENSCC_ASYM_FENCE", "yes", "OPENSCC_ASYM_FENCE takes 0 or 1, got '{v}'"),
+])
+def test_wait_environment_ranges(build, name, value, message):
+    """The waiting policy's environment knobs are checked like options (they were read with atoi)."""
+    res = rccerun(build, "-nue", 1, build.app("hello"), env=lib.base_env(build, **{name: value}), timeout=QUICK)
+    assert res.rc == lib.RC_USAGE and res.out == "" and res.err.endswith(SEE_HELP), res
+    assert res.err.splitlines()[0] == "rccerun: " + message.format(v=value), res
+
+
+def test_wait_environment_in_range_runs(build):
+    env = lib.base_env(build, OPENSCC_SPIN="4", OPENSCC_YIELD="4", OPENSCC_ASYM_FENCE="0")
+    res = rccerun(build, "-nue", 2, build.app("hello"), env=env, timeout=QUICK)
+    assert res.rc == lib.RC_OK and "hello: OK\n" in res.out, res
+
+
 # ------------------------------------------------------------- summary.json
 
 
