@@ -6,11 +6,11 @@ from typing import Callable
 
 from .documents import document, launch_config, loop_config
 from .formatting import size_label
-from .implementations import IMPLS, best_peer
+from .implementations import IMPLS, PEERS, best_peer
 from .measurements import Measurement
 from .processes import launcher_config
 from .slots import new_slot, slot_median
-from .host_state import state_medians, threshold
+from .host_state import MIN_STATE_RUNS, state_medians, threshold
 from .targets import verdict
 
 FOUNDATION_GROUPS = ["pingpong", "collective", "launch", "floor"]
@@ -114,61 +114,67 @@ def measurements(tests: list[dict]) -> Callable[[dict, str], list[Measurement]]:
     return of
 
 
-def results_in_state(results: dict, cut: float | None, state: str | None) -> dict:
-    """A test's slots as the targets read them: all runs (state None), or only the runs of one
-    host state (host_state.py), as slots holding that state's median."""
-    if state is None:
-        return results
+def results_in_state(results: dict, cut: float, state: str) -> dict | None:
+    """A test's slots as the targets read them for the runs of one host state (host_state.py): slots
+    holding that state's medians, or None when OpenSCC or every MPI peer has fewer than
+    MIN_STATE_RUNS runs there (the state compares nothing)."""
     out = {}
     for impl, slot in results.items():
         if slot["status"] == "skipped" or impl == "floor":
             continue
         median, runs = state_medians(slot, cut)[state]
-        out[impl] = {"status": "ok", "median": median} if runs else {"status": "failed", "median": None}
-    return out
+        out[impl] = {"status": "ok", "median": median} if runs >= MIN_STATE_RUNS else {"status": "failed"}
+    measured = {impl for impl, r in out.items() if r["status"] == "ok"}
+    return out if "openscc" in measured and measured & set(PEERS) else None
+
+
+def measured_by_a_peer(t: dict) -> bool:
+    return any(t["results"].get(p, {}).get("status", "skipped") != "skipped" for p in PEERS)
 
 
 def evaluate_targets(tests_by_id: dict, big: int) -> list[dict]:
     """Each target on the medians of all runs; a 2-process target of a run whose host switched
     states (host_state.py) on each state's runs instead, met only when it holds in every state
-    that both sides measured (the entry shows the worst state's numbers)."""
+    that both sides measured MIN_STATE_RUNS times (the entry shows the worst state's numbers)."""
     out = []
     cut = threshold(list(tests_by_id.values()))
 
+    def check(results: dict, state: str | None, reference) -> dict:
+        st, v = slot_median(results.get("openscc"))
+        ref = reference(results)
+        return {"state": state, "openscc": v, "reference": ref, "status": verdict(st, v, ref)}
+
     def add(name, tid, ref_desc, reference: Callable[[dict], float | None], unit):
         t = tests_by_id.get(tid)
-        states = [None] if cut is None or t is None or t["ues"] != 2 else ["fast", "slow"]
+        results = t["results"] if t else {}
         checked = []
-        for state in states:
-            results = results_in_state(t["results"], cut, state) if t else {}
-            st, v = slot_median(results.get("openscc"))
-            ref = reference(results)
-            if state is not None and (v is None or ref is None):
-                continue  # a state that one side never ran in compares nothing
-            checked.append({"state": state, "openscc": v, "reference": ref, "status": verdict(st, v, ref)})
-        if not checked:  # neither state measured by both sides: report the plain medians
-            results = t["results"] if t else {}
-            st, v = slot_median(results.get("openscc"))
-            checked = [{"state": None, "openscc": v, "reference": reference(results),
-                        "status": verdict(st, v, reference(results))}]
+        if cut is not None and t is not None and t["ues"] == 2:
+            for state in ("fast", "slow"):
+                in_state = results_in_state(results, cut, state)
+                if in_state is not None:
+                    checked.append(check(in_state, state, reference))
+        if not checked:  # one host state, or no state measured enough by both sides: all runs
+            checked = [check(results, None, reference)]
         worst = max(checked, key=lambda c: (c["status"] != "met",
                                             (c["openscc"] or 0) / c["reference"] if c["reference"] else 0))
         desc = ref_desc + (f" ({worst['state']} host state; {len(checked)} state(s) checked)" if worst["state"] else "")
         out.append({"target": name, "test": tid, "openscc": worst["openscc"], "reference": worst["reference"],
                     "reference_desc": desc, "unit": unit, "status": worst["status"], "states": checked})
 
-    def peer(impl, factor=1.0):
-        return lambda results: (lambda st_v: st_v[1] * factor if st_v[1] is not None else None)(
-            slot_median(results.get(impl)))
+    def peer(impl: str, factor: float = 1.0) -> Callable[[dict], float | None]:
+        def reference(results: dict) -> float | None:
+            _, v = slot_median(results.get(impl))
+            return v * factor if v is not None else None
+        return reference
 
-    def fastest_peer(results):
+    def fastest_peer(results: dict) -> float | None:
         return best_peer(results)[1]
 
     add("8 B half RTT <= fastest MPI peer", "pingpong_8", "min(MPICH, Open MPI) 8 B half RTT", fastest_peer, "us")
     add("8 B half RTT <= 0.8 x Open MPI", "pingpong_8", "0.8 x Open MPI 8 B half RTT", peer("openmpi", 0.8), "us")
     # every row that both sides measured: OpenSCC <= the faster MPI peer
     for tid, t in tests_by_id.items():
-        if tid in ("pingpong_0", "pingpong_8") or not {"mpich", "openmpi"} & set(t["results"]):
+        if tid in ("pingpong_0", "pingpong_8") or not measured_by_a_peer(t):
             continue
         add(f"{t['label']}: <= fastest MPI peer", tid, "min(MPICH, Open MPI)", fastest_peer, t.get("unit", "us"))
     add("1 MiB half RTT <= 0.6 x MPICH", "pingpong_1048576", "0.6 x MPICH 1 MiB half RTT", peer("mpich", 0.6), "us")

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from .formatting import cell, fmt, ratio
 from .foundation import PP_SIZES
-from .host_state import state_medians, threshold
+from .host_state import MIN_STATE_RUNS, state_medians, threshold
 from .implementations import IMPL_TITLE, best_peer
 from .markdown import medians_sentence, page_end, page_start
 
@@ -53,10 +53,11 @@ def by_host_state(tests: dict, order: list[str]) -> list[str]:
     if cut is None:
         return []
     lines = ["", "## By host state", "",
-             f"Before every 2-process run a short cache-line ping-pong probed the host: below {cut:.3f} µs "
-             "it was in its fast state (both vCPUs on one core), above in its slow state. Medians of the "
-             "runs in each state (number of runs in brackets); ratio and verdict against the faster MPI "
-             "peer in the same state.", "",
+             f"Before and after every 2-process run a short cache-line ping-pong probed the host: below "
+             f"{cut:.3f} µs it was in its fast state (both vCPUs on one core), above in its slow state. Medians "
+             "of the runs whose two probes agree (number of runs in brackets); ratio and verdict against the "
+             f"faster MPI peer in the same state, given when each side has at least {MIN_STATE_RUNS} runs "
+             "there.", "",
              "| Test | state | OpenSCC | MPICH | Open MPI | OpenSCC / best MPI | <= best MPI |",
              "|---|---|---:|---:|---:|---:|---|"]
     for tid in order:
@@ -67,9 +68,10 @@ def by_host_state(tests: dict, order: list[str]) -> list[str]:
                if impl != "floor" and slot["status"] != "skipped"}
         for state in ("fast", "slow"):
             cells = {impl: per[impl][state] if impl in per else (None, 0) for impl in ("openscc", "mpich", "openmpi")}
-            peers = [v for impl, (v, _) in cells.items() if impl != "openscc" and v is not None]
-            o = cells["openscc"][0]
-            q, ok = (ratio(o, min(peers)), "yes" if o <= min(peers) else "no") if o is not None and peers else ("—", "—")
+            peers = [v for impl, (v, n) in cells.items() if impl != "openscc" and n >= MIN_STATE_RUNS]
+            o, n_o = cells["openscc"]
+            q, ok = (ratio(o, min(peers)), "yes" if o <= min(peers) else "no") if n_o >= MIN_STATE_RUNS and peers \
+                else ("—", "—")
             shown = " | ".join(f"{fmt(v, 'us')} ({n})" for v, n in cells.values())
             lines.append(f"| {t['label']} (µs) | {state} | {shown} | {q} | {ok} |")
     return lines

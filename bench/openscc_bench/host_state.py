@@ -13,8 +13,10 @@ from .processes import run_cmd
 from .result_lines import parse_lines, value_of
 
 PROBE_ARGS = ["-t", "0.03", "-i", "3"]
-# two states when the slowest probe is at least this many times the fastest
+# two states when the probes fall into two groups, the slower at least this many times the faster
 STATE_SPREAD = 1.5
+# runs of each side a state needs before it is compared
+MIN_STATE_RUNS = 2
 
 
 def probe(args, builds: dict) -> float | None:
@@ -28,23 +30,32 @@ def probe(args, builds: dict) -> float | None:
 
 
 def probes_of(tests: list[dict]) -> list[float]:
-    return [r["host_floor_us"] for t in tests for s in t["results"].values()
-            for r in s["repeats"] if r.get("host_floor_us") is not None]
+    return [f for t in tests for s in t["results"].values() for r in s["repeats"]
+            for f in (r.get("host_floor_us"), r.get("host_floor_after_us")) if f is not None]
 
 
 def threshold(tests: list[dict]) -> float | None:
-    """The probe value separating the two states (their geometric middle), or None for one state."""
-    p = probes_of(tests)
-    if not p or max(p) < STATE_SPREAD * min(p):
+    """The probe value separating the two states, or None for one state: the widest gap between
+    neighbouring probes (on a log scale), if it spans STATE_SPREAD and leaves at least two probes on
+    each side (one stray probe makes no state); the cut is the gap's geometric middle."""
+    p = sorted(probes_of(tests))
+    gaps = [(p[i + 1] / p[i], i) for i in range(1, len(p) - 2) if p[i] > 0]
+    if not gaps:
         return None
-    return math.sqrt(min(p) * max(p))
+    spread, i = max(gaps)
+    return math.sqrt(p[i] * p[i + 1]) if spread >= STATE_SPREAD else None
+
+
+def state_of(run: dict, cut: float) -> str | None:
+    """"fast" or "slow" when the probes before and after the run agree, else None (it switched)."""
+    sides = {f < cut for f in (run.get("host_floor_us"), run.get("host_floor_after_us")) if f is not None}
+    return None if len(sides) != 1 else ("fast" if sides.pop() else "slow")
 
 
 def state_medians(slot: dict, cut: float) -> dict[str, tuple[float | None, int]]:
-    """{"fast": (median, runs), "slow": (median, runs)} of a slot's probed runs."""
+    """{"fast": (median, runs), "slow": (median, runs)} of a slot's runs that stayed in one state."""
     out = {}
-    for state, inside in (("fast", lambda f: f < cut), ("slow", lambda f: f >= cut)):
-        v = [r["value"] for r in slot["repeats"] if "value" in r and r.get("host_floor_us") is not None
-             and inside(r["host_floor_us"])]
+    for state in ("fast", "slow"):
+        v = [r["value"] for r in slot["repeats"] if "value" in r and state_of(r, cut) == state]
         out[state] = (statistics.median(v) if v else None, len(v))
     return out

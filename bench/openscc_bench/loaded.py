@@ -21,6 +21,7 @@ from .documents import write_results
 from .processes import kill_group, launcher, run_cmd
 from .progress import log
 from .result_lines import parse_lines
+from .targets import verdict
 
 LOAD_PROCS = 2
 LOAD_PROGRAMS = {
@@ -163,25 +164,23 @@ def best_fixed(row: dict) -> float | None:
     return min(fixed) if fixed else None
 
 
-def verdict(value: float | None, limit: float | None) -> str:
-    if value is None:
-        return "not met (OpenSCC failed)"
-    if limit is None:
-        return "undetermined"
-    return "met" if value <= limit else "not met"
+def openscc_verdict(cell_: dict, limit: float | None) -> str:
+    """targets.verdict on a cell: "not measured" when OpenSCC never ran, "failed" when no run gave a value."""
+    status = "not measured" if not cell_["values"] else "failed" if cell_["median"] is None else "ok"
+    return verdict(status, cell_["median"], limit)
 
 
 def targets(table: list[dict], ring: dict) -> list[dict]:
     out = []
     for row in table:
         v, best = row["results"]["adaptive"]["median"], best_fixed(row)
+        limit = None if best is None else 1.5 * best
         out.append({"target": f"{row['label']}: adaptive <= 1.5 x the best fixed policy", "value": v,
-                    "limit": None if best is None else 1.5 * best,
-                    "status": verdict(v, None if best is None else 1.5 * best)})
+                    "limit": limit, "status": openscc_verdict(row["results"]["adaptive"], limit)})
     w = ring["wait"]["median"]
+    limit = None if w is None else 2 * w
     out.append({"target": f"{RING_UES}-UE iRCCE ring, {RING_MESSAGES} messages: polling <= 2 x blocking waits",
-                "value": ring["poll"]["median"], "limit": None if w is None else 2 * w,
-                "status": verdict(ring["poll"]["median"], None if w is None else 2 * w)})
+                "value": ring["poll"]["median"], "limit": limit, "status": openscc_verdict(ring["poll"], limit)})
     return out
 
 

@@ -40,10 +40,11 @@ def run_once(args, group: Group, job: dict, impl: str, rep: int, progress: str) 
     cmd = launcher(args, impl, job["ues"]) + extra + [prog] + job["args"]
     if args.settle > 0:
         time.sleep(args.settle)
-    if job["ues"] == 2 and impl != "floor":
-        run["host_floor_us"] = probe(args, group.builds)
+    probed = job["ues"] == 2 and impl != "floor"  # host_state.py
+    before = probe(args, group.builds) if probed else None
     rec = run_cmd(cmd, args.bench_dir / impl, args.timeout)
-    rec["host_floor_us"] = run.get("host_floor_us")
+    if probed:
+        rec["host_floor_us"], rec["host_floor_after_us"] = before, probe(args, group.builds)
     run.update(rec)
     lines = parse_lines(rec["stdout"])
     run["measurements"] = lines

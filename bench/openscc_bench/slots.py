@@ -21,7 +21,7 @@ def file_line(slot: dict, rep: int, rec: dict, hit: list[dict], missing: str) ->
     if hit and hit[-1].get("valid", True) is not False and value_of(hit[-1]) is not None:
         o = hit[-1]
         r = {"repeat": rep, "value": value_of(o), "iters": o.get("iters"), "line": o,
-             "host_floor_us": rec.get("host_floor_us")}
+             "host_floor_us": rec.get("host_floor_us"), "host_floor_after_us": rec.get("host_floor_after_us")}
         if "error" in rec:
             r["run_error"] = rec["error"]
         slot["repeats"].append(r)

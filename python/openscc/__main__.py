@@ -1,10 +1,11 @@
 """python3 -m openscc: the same as the `openscc` command."""
 import sys
 
+from . import MISSING_PACKAGE
+
 try:
     from .cli import main
 except ModuleNotFoundError as e:  # the package's dependencies (pyproject.toml)
-    sys.exit(f"openscc: Python package {e.name} is missing: install matplotlib, jinja2 and jsonschema "
-             "(scripts/install-deps.sh, or pip install ./python)")
+    sys.exit("openscc: " + MISSING_PACKAGE.format(name=e.name))
 
 sys.exit(main())

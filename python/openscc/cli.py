@@ -6,6 +6,7 @@ import sys
 import time
 from pathlib import Path
 
+from . import MISSING_PACKAGE
 from .files import PathError
 from .jobdir import load
 from .reproduce import EXPERIMENTS, reproduce
@@ -66,3 +67,6 @@ def main(argv: list[str] | None = None) -> int:
     except PathError as e:
         print(f"openscc: {e}", file=sys.stderr)
         return BAD_INPUT
+    except ModuleNotFoundError as e:  # matplotlib and Jinja2 are imported only once the inputs are good
+        print(f"openscc: {MISSING_PACKAGE.format(name=e.name)}", file=sys.stderr)
+        return 1

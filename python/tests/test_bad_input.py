@@ -152,12 +152,12 @@ def assert_refused(p: subprocess.CompletedProcess, path: Path, problem: str) -> 
 
 
 @pytest.mark.parametrize("change, name, problem", [c[1:] for c in CASES], ids=[c[0] for c in CASES])
-def test_bad_job_directory(job, tmp_path, change, name, problem):
+def test_bad_job_directory(job, native_run, tmp_path, change, name, problem):
     change(job)
     assert_refused(openscc("report", job, cwd=tmp_path), job / name, problem)
     # compare names whichever side is bad
-    assert_refused(openscc("compare", job.parent / "job", job, "-o", tmp_path / "cmp", cwd=tmp_path), job / name,
-                   problem)
+    for a, b in ((native_run, job), (job, native_run)):
+        assert_refused(openscc("compare", a, b, "-o", tmp_path / "cmp", cwd=tmp_path), job / name, problem)
 
 
 def test_what_is_not_a_job_directory(tmp_path):
@@ -197,3 +197,15 @@ def test_reproduce_inputs(tmp_path):
     assert_refused(openscc("reproduce", "furst2012", "--build", BUILD, "-o", tmp_path / "file", cwd=tmp_path),
                    tmp_path / "file", "not a directory")
     assert (tmp_path / "file").read_text() == "keep"
+
+
+@pytest.mark.parametrize("package", ["matplotlib", "jinja2"])
+def test_missing_plotting_package_is_named(job, tmp_path, package):
+    """matplotlib and Jinja2 are imported only once the inputs are good: their absence is still a
+    one-line message, not a traceback."""
+    code = f"import sys; sys.modules[{package!r}] = None; from openscc.cli import main; sys.exit(main(sys.argv[1:]))"
+    env = dict(os.environ, PYTHONPATH=str(REPO / "python"))
+    p = subprocess.run([sys.executable, "-c", code, "report", str(job)], capture_output=True, text=True, env=env,
+                       cwd=tmp_path, timeout=120)
+    assert p.returncode == 1 and "Traceback" not in p.stderr, p
+    assert p.stderr.startswith(f"openscc: Python package {package} is missing: install matplotlib"), p

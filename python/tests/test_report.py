@@ -157,6 +157,8 @@ def test_names_that_are_not_utf8(native_run, tmp_path):
     (job / "summary.json").write_text(json.dumps(doc))
     env = dict(os.environ, PYTHONPATH=str(REPO / "python"), PYTHONIOENCODING="utf-8:strict")
     p = subprocess.run([sys.executable, "-m", "openscc", "report", job], capture_output=True, env=env, timeout=120)
-    assert p.returncode == 0 and p.stderr == b"", p
+    # a fresh machine's first matplotlib import announces that it builds its font cache
+    stderr = [ln for ln in p.stderr.splitlines() if not ln.startswith(b"Matplotlib is building the font cache")]
+    assert p.returncode == 0 and stderr == [], p
     assert p.stdout == os.fsencode(job / "report" / "index.html") + b"\n"
     assert "prog\\udcff" in (job / "report" / "index.html").read_text()

@@ -175,7 +175,7 @@ static struct budget budget_of(const struct hw_job *j) {
  * take the loaded budget. */
 static int preempted_while_spinning(const struct hw_job *j) {
   if (!j->hdr->wait_adaptive) return 0;
-  if (!preempted_since_check(now_ns()) || policy.loaded) return 0;
+  if (policy.loaded || !preempted_since_check(now_ns())) return 0; /* loaded: budget_of rechecks */
   policy.loaded = 1;
   policy.heavy = heavily_loaded();
   return 1;
@@ -243,7 +243,7 @@ static int word_changed(void *p) {
   return __atomic_load_n(a->word, __ATOMIC_ACQUIRE) != a->want;
 }
 
-/* asleep: NULL, or a word raised before every sleep (hw_wake_word_asleep). */
+/* asleep: NULL, or a count of the UEs that may sleep on word (hw_wake_word_asleep). */
 static void wait_change(struct hw_job *j, int me, volatile uint32_t *word, uint32_t old, volatile uint32_t *asleep,
                         const struct hw_wait_desc *why) {
   struct bits_arg a = {word, ~0u, old};
@@ -252,12 +252,15 @@ static void wait_change(struct hw_job *j, int me, volatile uint32_t *word, uint3
   struct sleep_record rec = {0, 0};
   while (!word_changed(&a)) {
     note_sleep(j, u, why, word, old, &rec);
+    /* Dekker with the waker: count in (a locked add: a full fence on x86),
+     * re-check, sleep, count out.  A count, not a flag: a waker of an
+     * earlier generation running late must not erase a later sleeper. */
     if (asleep) {
-      /* Dekker with the waker: raise (a full fence on x86), then re-check. */
-      __atomic_store_n(asleep, 1, __ATOMIC_SEQ_CST);
-      if (word_changed(&a)) break;
+      __atomic_fetch_add(asleep, 1, __ATOMIC_SEQ_CST);
+      __atomic_thread_fence(__ATOMIC_SEQ_CST);
     }
-    futex_wait(word, old);
+    if (!word_changed(&a)) futex_wait(word, old);
+    if (asleep) __atomic_fetch_sub(asleep, 1, __ATOMIC_SEQ_CST);
   }
   note_wake(u, &rec);
 }
@@ -273,12 +276,13 @@ void hw_wait_change_asleep(struct hw_job *j, int me, volatile uint32_t *word, ui
 
 void hw_wake_word(volatile uint32_t *word) { futex_wake(word, INT_MAX); }
 
-/* The exchange orders the caller's store to *word before reading *asleep;
- * a sleeper raising it later re-checks *word and sees the store.  Clearing
- * it is safe: every sleeper raises it again before each sleep, and old data
- * in it costs one needless wake at most. */
+/* The caller has stored the new *word; the fence orders that store before
+ * reading the count (the other half of wait_change's Dekker pair): a sleeper
+ * counted in later re-checks *word and sees the store.  A sleeper that was
+ * woken but has not counted out yet costs one needless wake at most. */
 void hw_wake_word_asleep(volatile uint32_t *word, volatile uint32_t *asleep) {
-  if (__atomic_exchange_n(asleep, 0, __ATOMIC_SEQ_CST)) futex_wake(word, INT_MAX);
+  __atomic_thread_fence(__ATOMIC_SEQ_CST);
+  if (__atomic_load_n(asleep, __ATOMIC_RELAXED)) futex_wake(word, INT_MAX);
 }
 
 /* --- polling calls ---------------------------------------------------------
@@ -309,7 +313,7 @@ static void nap(struct hw_job *j, int me, hw_cond_fn cond, void *arg) {
   __atomic_store_n(&u->sleeping, 0, __ATOMIC_RELAXED);
 }
 
-void hw_poll_idle(struct hw_job *j, int me, hw_cond_fn cond, void *arg) {
+static void poll_idle(struct hw_job *j, int me, hw_cond_fn cond, void *arg) {
   struct budget b = budget_of(j);
   unsigned spin = b.spin > 0 ? (unsigned)b.spin : 0, yield = b.yield > 0 ? (unsigned)b.yield : 0;
   unsigned n = fruitless_polls;
@@ -322,6 +326,18 @@ void hw_poll_idle(struct hw_job *j, int me, hw_cond_fn cond, void *arg) {
   } else {
     nap(j, me, cond, arg);
   }
+}
+
+/* A program that works between its polls longer than this is not polling in
+ * a tight loop: its next fruitless poll starts the count afresh. */
+#define POLL_GAP_NS 50000ull
+
+static uint64_t last_poll_end_ns;
+
+void hw_poll_idle(struct hw_job *j, int me, hw_cond_fn cond, void *arg) {
+  if (now_ns() - last_poll_end_ns > POLL_GAP_NS) fruitless_polls = 0;
+  poll_idle(j, me, cond, arg);
+  last_poll_end_ns = now_ns();
 }
 
 void hw_ring_slow(struct hw_job *j, int ue) {

@@ -36,9 +36,10 @@ void hw_wait_bits(struct hw_job *j, int me, volatile uint32_t *word, uint32_t ma
 /* Block until *word != old, sleeping on the word itself; pair with hw_wake_word. */
 void hw_wait_change(struct hw_job *j, int me, volatile uint32_t *word, uint32_t old, const struct hw_wait_desc *why);
 void hw_wake_word(volatile uint32_t *word);
-/* The same with a word that every sleeper raises before it sleeps, so that
- * the waker makes the futex system call only when someone may sleep (the
- * barrier's fast path: its waiters usually still spin). */
+/* The same with a count of the UEs that may sleep on the word (zero when
+ * none does), so that the waker makes the futex system call only when
+ * someone may sleep (the barrier's fast path: its waiters usually still
+ * spin). */
 void hw_wait_change_asleep(struct hw_job *j, int me, volatile uint32_t *word, uint32_t old, volatile uint32_t *asleep,
                            const struct hw_wait_desc *why);
 void hw_wake_word_asleep(volatile uint32_t *word, volatile uint32_t *asleep);

@@ -5,9 +5,9 @@
  * The barrier is a sense-reversing counter in one MPB line of the
  * communicator's first member: arrivals count up, the last one resets the
  * count and bumps the generation, and sleepers wait on the generation word
- * (one futex wake releases everybody).  The third word says whether anyone
- * may sleep (hw_wake_word_asleep): when every waiter is still spinning, the
- * last arrival makes no system call. */
+ * (one futex wake releases everybody).  The third word counts the waiters
+ * that may sleep (hw_wake_word_asleep): when every waiter is still spinning,
+ * the last arrival makes no system call. */
 #include <string.h>
 
 #include "rcce_internal.h"

@@ -67,7 +67,7 @@ def test_bare_preset_name_is_the_preset(build, scratch):
     or without --chip; ./scc is that file."""
     (scratch / "scc").write_text("tiles_x = 1\nmc = 0,0\n")
     for args in ((), ("--chip", "scc")):
-        res = rccerun(build, "-nue", 48, *args, build.app("hello"), cwd=scratch, timeout=QUICK)
+        res = rccerun(build, "-nue", 48, *args, build.app("hello"), cwd=scratch)
         assert res.rc == lib.RC_OK, res
     assert usage_error(build, "-nue", 48, "--chip", "./scc", build.app("hello"), cwd=scratch) == \
         "rccerun: 48 UEs do not fit chip 'scc' with 8 cores"
@@ -168,7 +168,7 @@ def test_wait_environment_ranges(build, name, value, message):
 
 def test_wait_environment_in_range_runs(build):
     env = lib.base_env(build, OPENSCC_SPIN="4", OPENSCC_YIELD="4", OPENSCC_ASYM_FENCE="0")
-    res = rccerun(build, "-nue", 2, build.app("hello"), env=env, timeout=QUICK)
+    res = rccerun(build, "-nue", 2, build.app("hello"), env=env)
     assert res.rc == lib.RC_OK and "hello: OK\n" in res.out, res
 
 

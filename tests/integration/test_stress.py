@@ -167,3 +167,13 @@ def test_stress_on_a_loaded_host(build, compile_program):
         for h in hogs:
             h.kill()
             h.wait()
+
+
+@pytest.mark.parametrize("nue, policy", [(2, {"OPENSCC_SPIN": "0", "OPENSCC_YIELD": "0"}), (3, {}),
+                                         (8, {"OPENSCC_SPIN": "0", "OPENSCC_YIELD": "0"})])
+def test_barrier_storm(build, compile_program, nue, policy):
+    """Barriers back to back with uneven work between them and waiters that sleep at once: a waker
+    of one barrier running late must not lose the sleepers of the next (they would hang)."""
+    res = rccerun(build, "--timeout", 100, "-nue", nue, compile_program(build, "barrier_storm"), 20000,
+                  env=lib.base_env(build, **policy))
+    assert res.rc == lib.RC_OK and f"barrier_storm: OK ({nue} UEs, 20000 barriers)\n" in res.out, res
