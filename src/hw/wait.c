@@ -2,6 +2,8 @@
 #define _GNU_SOURCE
 #include "wait.h"
 
+#include "trace.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <sched.h>
@@ -103,12 +105,6 @@ static struct {
   uint64_t preempted_ns; /* when a preemption was last seen */
 } policy;
 
-static uint64_t now_ns(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return (uint64_t)t.tv_sec * 1000000000ull + (uint64_t)t.tv_nsec;
-}
-
 static long involuntary_switches(void) {
   struct rusage r;
   return getrusage(RUSAGE_THREAD, &r) == 0 ? r.ru_nivcsw : 0;
@@ -129,7 +125,7 @@ static int runnable_tasks(void) {
   return running;
 }
 
-static int usable_cpus(void) {
+int hw_usable_cpus(void) {
   cpu_set_t set;
   if (sched_getaffinity(0, sizeof set, &set) == 0) return CPU_COUNT(&set);
   long n = sysconf(_SC_NPROCESSORS_ONLN);
@@ -153,11 +149,11 @@ static struct budget budget_of(const struct hw_job *j) {
   if (!j->hdr->wait_adaptive) return full;
   if (!policy.started) { /* preemptions before the first wait do not count */
     policy.started = 1;
-    policy.cpus = usable_cpus();
+    policy.cpus = hw_usable_cpus();
     policy.nivcsw = involuntary_switches();
   }
   if (!policy.loaded) return full;
-  uint64_t now = now_ns();
+  uint64_t now = hw_trace_monotonic_ns();
   if (now - policy.checked_ns >= RECHECK_NS) {
     preempted_since_check(now);
     policy.heavy = heavily_loaded();
@@ -175,7 +171,7 @@ static struct budget budget_of(const struct hw_job *j) {
  * take the loaded budget. */
 static int preempted_while_spinning(const struct hw_job *j) {
   if (!j->hdr->wait_adaptive) return 0;
-  if (policy.loaded || !preempted_since_check(now_ns())) return 0; /* loaded: budget_of rechecks */
+  if (policy.loaded || !preempted_since_check(hw_trace_monotonic_ns())) return 0; /* loaded: budget_of rechecks */
   policy.loaded = 1;
   policy.heavy = heavily_loaded();
   return 1;
@@ -335,9 +331,9 @@ static void poll_idle(struct hw_job *j, int me, hw_cond_fn cond, void *arg) {
 static uint64_t last_poll_end_ns;
 
 void hw_poll_idle(struct hw_job *j, int me, hw_cond_fn cond, void *arg) {
-  if (now_ns() - last_poll_end_ns > POLL_GAP_NS) fruitless_polls = 0;
+  if (hw_trace_monotonic_ns() - last_poll_end_ns > POLL_GAP_NS) fruitless_polls = 0;
   poll_idle(j, me, cond, arg);
-  last_poll_end_ns = now_ns();
+  last_poll_end_ns = hw_trace_monotonic_ns();
 }
 
 void hw_ring_slow(struct hw_job *j, int ue) {

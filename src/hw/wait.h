@@ -44,6 +44,9 @@ void hw_wait_change_asleep(struct hw_job *j, int me, volatile uint32_t *word, ui
                            const struct hw_wait_desc *why);
 void hw_wake_word_asleep(volatile uint32_t *word, volatile uint32_t *asleep);
 
+/* The CPUs this process may run on (its affinity mask; at least 1). */
+int hw_usable_cpus(void);
+
 void hw_ring_slow(struct hw_job *j, int ue);
 
 /* Polling calls: after a poll that found nothing done and moved nothing,

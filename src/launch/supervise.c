@@ -9,7 +9,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -284,12 +283,6 @@ static int supervise(struct job_run *r, const sigset_t *watched) {
 }
 
 /* CPUs this process (and so every UE) may run on: affinity, not all online CPUs. */
-static int usable_cpus(void) {
-  cpu_set_t set;
-  if (sched_getaffinity(0, sizeof set, &set) == 0) return CPU_COUNT(&set);
-  return (int)sysconf(_SC_NPROCESSORS_ONLN);
-}
-
 int launch_run(const struct launch_options *o) {
   static struct job_run r;
   memset(&r, 0, sizeof r);
@@ -297,7 +290,7 @@ int launch_run(const struct launch_options *o) {
   int cleaned = hw_clean_stale_segments();
   if (cleaned) fprintf(stderr, "rccerun: removed %d stale segment(s) left by killed jobs\n", cleaned);
   struct hw_job_params p = o->job;
-  p.oversubscribed = p.nue > usable_cpus();
+  p.oversubscribed = p.nue > hw_usable_cpus();
   /* Waiting policy (hw/wait.h), tuned with make bench on a 2-CPU host: spin
    * when every UE has a CPU; otherwise poll a little, yield a few times, sleep. */
   p.spin_limit = p.oversubscribed ? 4 : 100000;
