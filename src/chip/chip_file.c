@@ -39,8 +39,8 @@ static int add_mc(struct chip_reader *r, char *val) {
   long long x, y;
   /* The message first: split_pair cuts val. */
   snprintf(r->why, sizeof r->why, "mc = '%s': expected X,Y, tile coordinates from 0 to %d", val, CHIP_MAX_CORES - 1);
-  if (split_pair(val, &xs, &ys) || text_parse_int(xs, 0, CHIP_MAX_CORES - 1, &x) ||
-      text_parse_int(ys, 0, CHIP_MAX_CORES - 1, &y))
+  if (split_pair(val, &xs, &ys) || chip_text_parse_int(xs, 0, CHIP_MAX_CORES - 1, &x) ||
+      chip_text_parse_int(ys, 0, CHIP_MAX_CORES - 1, &y))
     return -1;
   if (r->n_mc_lines == CHIP_MAX_MC) {
     snprintf(r->why, sizeof r->why, "mc: more than %d memory controllers", CHIP_MAX_MC);
@@ -59,7 +59,7 @@ static int add_vlevel(struct chip_reader *r, char *val) {
   double volts;
   long long mhz;
   snprintf(r->why, sizeof r->why, "vlevel = '%s': expected VOLTS,MAX_MHZ with 0.1 to 5 V and 1 to 100000 MHz", val);
-  if (split_pair(val, &vs, &ms) || text_parse_double(vs, 0.1, 5, &volts) || text_parse_int(ms, 1, 100000, &mhz))
+  if (split_pair(val, &vs, &ms) || chip_text_parse_double(vs, 0.1, 5, &volts) || chip_text_parse_int(ms, 1, 100000, &mhz))
     return -1;
   if (!r->vlevel_line) c->n_vlevels = 0;
   if (c->n_vlevels == CHIP_MAX_VLEVELS) {
@@ -135,10 +135,10 @@ static int check_chip(struct chip_reader *r, char *err, size_t errlen) {
 
 static int load_file(const char *path, struct chip_desc *c, char *err, size_t errlen) {
   struct chip_reader r = {.c = c};
-  if (text_file_open(&r.tf, path, "chip file", err, errlen)) return -1;
+  if (chip_text_file_open(&r.tf, path, "chip file", err, errlen)) return -1;
   char *line;
   int got, rc = 0;
-  while (rc == 0 && (got = text_file_line(&r.tf, &line, err, errlen)) != 0) {
+  while (rc == 0 && (got = chip_text_file_line(&r.tf, &line, err, errlen)) != 0) {
     if (got < 0) rc = -1;
     else if (*line && apply_line(&r, line)) {
       snprintf(err, errlen, "%s:%d: %s", path, r.tf.lineno, r.why);
@@ -147,7 +147,7 @@ static int load_file(const char *path, struct chip_desc *c, char *err, size_t er
   }
   if (rc == 0 && !r.have_base) rc = set_base(&r, "base", "scc");
   if (rc == 0) rc = check_chip(&r, err, errlen);
-  text_file_close(&r.tf);
+  chip_text_file_close(&r.tf);
   return rc;
 }
 

@@ -102,7 +102,7 @@ int chip_key_set(struct chip_desc *c, int k, const char *value, char *err, size_
       snprintf(err, errlen, "%s = '%s': expected 1 to %d bytes", key->name, value, CHIP_NAME_LEN - 1);
       return -1;
     case CHIP_KEY_INT:
-      if (text_parse_int(value, (long long)key->min, (long long)key->max, &i) == 0) {
+      if (chip_text_parse_int(value, (long long)key->min, (long long)key->max, &i) == 0) {
         *(int *)field = (int)i;
         return 0;
       }
@@ -110,7 +110,7 @@ int chip_key_set(struct chip_desc *c, int k, const char *value, char *err, size_
                key->max, key->unit);
       return -1;
     case CHIP_KEY_DOUBLE:
-      if (text_parse_double(value, key->min, key->max, &d) == 0) {
+      if (chip_text_parse_double(value, key->min, key->max, &d) == 0) {
         *(double *)field = d;
         return 0;
       }

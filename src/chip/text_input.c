@@ -11,7 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-int text_parse_int(const char *s, long long min, long long max, long long *out) {
+int chip_text_parse_int(const char *s, long long min, long long max, long long *out) {
   /* strtoll would skip leading spaces and take "+5" or "-5" into an
    * unsigned-looking value; only a digit, or '-' and a digit, may start. */
   const char *digits = s[0] == '-' ? s + 1 : s;
@@ -24,7 +24,7 @@ int text_parse_int(const char *s, long long min, long long max, long long *out) 
   return 0;
 }
 
-int text_parse_double(const char *s, double min, double max, double *out) {
+int chip_text_parse_double(const char *s, double min, double max, double *out) {
   const char *num = s[0] == '-' || s[0] == '+' ? s + 1 : s;
   if (!isdigit((unsigned char)num[0]) && !(num[0] == '.' && isdigit((unsigned char)num[1]))) return -1;
   char *end;
@@ -44,7 +44,7 @@ static const char *file_kind(mode_t mode) {
   return "a special file";
 }
 
-int text_file_open(struct text_file *tf, const char *path, const char *what, char *err, size_t errlen) {
+int chip_text_file_open(struct text_file *tf, const char *path, const char *what, char *err, size_t errlen) {
   memset(tf, 0, sizeof *tf);
   tf->path = path;
   /* O_NONBLOCK: opening a FIFO without a writer returns at once, so it can
@@ -71,7 +71,7 @@ static char *trim(char *s) {
   return s;
 }
 
-int text_file_line(struct text_file *tf, char **line, char *err, size_t errlen) {
+int chip_text_file_line(struct text_file *tf, char **line, char *err, size_t errlen) {
   errno = 0;
   ssize_t n = getline(&tf->buf, &tf->cap, tf->f);
   if (n < 0) {
@@ -91,7 +91,7 @@ int text_file_line(struct text_file *tf, char **line, char *err, size_t errlen) 
   return 1;
 }
 
-void text_file_close(struct text_file *tf) {
+void chip_text_file_close(struct text_file *tf) {
   if (tf->f) fclose(tf->f);
   free(tf->buf);
   memset(tf, 0, sizeof *tf);

@@ -10,11 +10,11 @@
 
 /* A decimal integer from min to max, nothing else around it (no spaces, no
  * sign where min >= 0).  Returns 0, or -1 leaving *out alone. */
-int text_parse_int(const char *s, long long min, long long max, long long *out);
+int chip_text_parse_int(const char *s, long long min, long long max, long long *out);
 
 /* A finite decimal number from min to max ("nan", "inf" and values that
  * overflow a double are refused).  Returns 0, or -1 leaving *out alone. */
-int text_parse_double(const char *s, double min, double max, double *out);
+int chip_text_parse_double(const char *s, double min, double max, double *out);
 
 /* A text file read line by line; `#` starts a comment. */
 struct text_file {
@@ -29,13 +29,13 @@ struct text_file {
  * "chip file").  A FIFO or a device would block rccerun before it supervises
  * anything, so it is refused without reading from it.  Returns 0, or -1 with
  * a message in err. */
-int text_file_open(struct text_file *tf, const char *path, const char *what, char *err, size_t errlen);
+int chip_text_file_open(struct text_file *tf, const char *path, const char *what, char *err, size_t errlen);
 
 /* The next line without its comment and surrounding white space (possibly
  * empty): returns 1 with *line set (valid until the next call), 0 at the end
  * of the file, -1 with "PATH:LINE: ..." in err (a NUL byte, a read error). */
-int text_file_line(struct text_file *tf, char **line, char *err, size_t errlen);
+int chip_text_file_line(struct text_file *tf, char **line, char *err, size_t errlen);
 
-void text_file_close(struct text_file *tf);
+void chip_text_file_close(struct text_file *tf);
 
 #endif

@@ -29,18 +29,18 @@ static void compute_layout(const struct hw_job_params *p, struct hw_header *h) {
   off = align_up(off + (uint64_t)p->chip.mpb_bytes_per_core * chip_num_cores(&p->chip), 4096);
   /* Model mode only; pages of stamps never touched cost no memory. */
   uint64_t lines = (uint64_t)p->chip.mpb_bytes_per_core / (uint64_t)p->chip.line_bytes * chip_num_cores(&p->chip);
-  h->stamp_slots_per_line = p->model ? (uint64_t)p->chip.line_bytes * 8 : 0;
+  h->stamp_slots_per_line = p->set.model ? (uint64_t)p->chip.line_bytes * 8 : 0;
   h->stamp_off = off;
   off = align_up(off + lines * h->stamp_slots_per_line * sizeof(uint64_t), 4096);
   h->vlog_off = off;
-  off = align_up(off + (p->model ? sizeof(struct hw_vlog) * (uint64_t)chip_num_voltage_domains(&p->chip) : 0), 4096);
-  h->n_resources = p->model ? (uint64_t)(p->chip.n_mc + chip_num_tiles(&p->chip) + chip_num_links(&p->chip)) : 0;
+  off = align_up(off + (p->set.model ? sizeof(struct hw_vlog) * (uint64_t)chip_num_voltage_domains(&p->chip) : 0), 4096);
+  h->n_resources = p->set.model ? (uint64_t)(p->chip.n_mc + chip_num_tiles(&p->chip) + chip_num_links(&p->chip)) : 0;
   h->load_off = off;
   off = align_up(off + h->n_resources * sizeof(int64_t), 4096);
   /* Monitoring: counts per destination from the targets level on, events
    * from the sizes level on (hw/trace.h). */
-  h->trace_capacity = p->trace_level >= HW_TRACE_SIZES ? p->trace_capacity : 0;
-  h->trace_ue_bytes = p->trace_level >= HW_TRACE_TARGETS ? hw_trace_ue_bytes(p->nue, h->trace_capacity) : 0;
+  h->trace_capacity = p->set.trace_level >= HW_TRACE_SIZES ? p->trace_capacity : 0;
+  h->trace_ue_bytes = p->set.trace_level >= HW_TRACE_TARGETS ? hw_trace_ue_bytes(p->nue, h->trace_capacity) : 0;
   h->trace_off = off;
   off = align_up(off + h->trace_ue_bytes * (uint64_t)p->nue, 4096);
   h->shared_off = off;
@@ -56,19 +56,7 @@ static void init_contents(const struct hw_job_params *p, struct hw_job *job) {
   h->nue = (uint32_t)p->nue;
   h->chip = p->chip;
   h->launcher_pid = (int32_t)getpid();
-  h->debug = p->debug;
-  h->spin_limit = p->spin_limit;
-  h->yield_limit = p->yield_limit;
-  h->wait_adaptive = p->wait_adaptive;
-  h->single_copy = p->single_copy;
-  h->oversubscribed = p->oversubscribed;
-  h->asym_fence = p->asym_fence;
-  h->tagged_flags = p->tagged_flags;
-  h->scheme = p->scheme;
-  h->model = p->model;
-  h->mailbox_irq = p->mailbox_irq;
-  h->svm_check = p->svm_check;
-  h->trace_level = p->trace_level;
+  h->set = p->set;
   h->trace_ticks0 = hw_trace_clock();
   h->trace_ns0 = hw_trace_monotonic_ns();
   for (int u = 0; u < p->nue; u++) {
@@ -76,8 +64,8 @@ static void init_contents(const struct hw_job_params *p, struct hw_job *job) {
     hw_ue(job, u)->wait.peer = -1;
   }
   struct hw_config *cfg = hw_config(job);
-  int vl = chip_vlevel_for_divider(&p->chip, p->initial_divider);
-  for (int t = 0; t < chip_num_tiles(&p->chip); t++) cfg->tile_divider[t] = p->initial_divider;
+  int vl = chip_vlevel_for_divider(&p->chip, p->set.initial_divider);
+  for (int t = 0; t < chip_num_tiles(&p->chip); t++) cfg->tile_divider[t] = p->set.initial_divider;
   for (int d = 0; d < chip_num_voltage_domains(&p->chip); d++) cfg->domain_vlevel[d] = vl;
   h->initial_vlevel = vl;
   /* The magic goes last: a reader that sees it sees a complete header. */

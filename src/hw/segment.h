@@ -15,9 +15,10 @@
 #include <sys/types.h>
 
 #include "../chip/chip.h"
+#include "settings.h"
 
 #define HW_MAGIC 0x214343536e65704fULL /* "OpenSCC!" */
-#define HW_VERSION 7
+#define HW_VERSION 8
 #define HW_HOST_LINE 64
 #define HW_MAX_UES CHIP_MAX_CORES
 #define HW_SHM_PREFIX "openscc-"
@@ -133,34 +134,15 @@ struct hw_config {
 };
 
 enum hw_flag_mode { HW_FLAGS_UNSET = 0, HW_FLAGS_BIG = 1, HW_FLAGS_SINGLEBIT = 2 };
-/* rccerun --flags: by default (AUTO) short messages of the basic interface
- * ride in the sent flag's line natively when the program uses big flags
- * (seed 004 section V); model mode keeps RCCE 1.0.13's protocol, whose
- * steps it charges. */
-enum hw_tagged { HW_TAGGED_AUTO = 0, HW_TAGGED_OFF = 1, HW_TAGGED_ON = 2 };
 enum hw_iface { HW_IFACE_UNSET = 0, HW_IFACE_BASIC = 1, HW_IFACE_GORY = 2 };
-/* Communication scheme of the basic interface (seed 004 section IV). */
-enum hw_scheme { HW_SCHEME_LPRG = 0, HW_SCHEME_RPLG = 1 };
-
 struct hw_header {
   uint64_t magic;
   uint32_t version;
   uint32_t nue;
   struct chip_desc chip;
   int32_t launcher_pid;
-  int32_t debug;        /* print RCCE errors */
-  int32_t spin_limit;   /* polls before yielding or sleeping */
-  int32_t yield_limit;  /* sched_yield calls before sleeping */
-  int32_t wait_adaptive; /* budgets adapt to host load (wait.c); 0: fixed (OPENSCC_SPIN/OPENSCC_YIELD) */
-  int32_t single_copy;  /* large messages copied once (native mode) */
-  int32_t oversubscribed; /* more UEs than host CPUs */
-  int32_t asym_fence;     /* writers skip the fence; sleepers use membarrier (wait.h) */
-  int32_t tagged_flags;   /* enum hw_tagged: short messages ride in the sent flag's line */
-  int32_t scheme;         /* enum hw_scheme */
-  int32_t model;          /* virtual clocks and the power model (rccerun --model) */
   int32_t initial_vlevel; /* every domain's voltage level at the start */
-  int32_t mailbox_irq;    /* mailboxes ring doorbells (rccerun --mailbox irq), else polling */
-  int32_t svm_check;      /* lazy-release pages behave like the SCC's caches (rccerun --svm-check) */
+  struct hw_settings set; /* rccerun's options (settings.h) */
   /* Model mode: one time stamp per bit of every MPB line (flags and
    * barriers carry their writer's virtual time, docs/model.md), and the
    * voltage log of every domain. */
@@ -169,8 +151,6 @@ struct hw_header {
    * layer, contention.c): memory controllers, MPB ports, mesh links. */
   uint64_t load_off, n_resources;
   /* Monitoring (hw/trace.h): one block per UE of trace_ue_bytes. */
-  int32_t trace_level;
-  int32_t trace_pad;
   uint64_t trace_off, trace_ue_bytes, trace_capacity;
   uint64_t trace_ticks0, trace_ns0; /* hw_trace_clock() and CLOCK_MONOTONIC at the job's start */
   uint64_t ue_off, config_off, tas_off, mpb_off, shared_off, shared_bytes, total_bytes;
@@ -189,20 +169,7 @@ struct hw_job_params {
   int ue_core[HW_MAX_UES];
   uint64_t shared_bytes;
   uint64_t svm_bytes;       /* SVM pool (rccerun --svm-size) */
-  int mailbox_irq;          /* doorbells on (rccerun --mailbox irq) */
-  int svm_check;            /* rccerun --svm-check */
-  int debug;
-  int initial_divider;
-  int spin_limit;
-  int yield_limit;
-  int wait_adaptive;
-  int single_copy;
-  int oversubscribed;
-  int asym_fence;
-  int tagged_flags;
-  int scheme;
-  int model;
-  int trace_level;          /* enum hw_trace_level */
+  struct hw_settings set;   /* rccerun's options (settings.h) */
   uint64_t trace_capacity;  /* events per UE at the sizes and timeline levels */
 };
 
@@ -255,7 +222,7 @@ static inline struct hw_vlog *hw_vlog(const struct hw_job *j, int domain) {
 /* Whether the basic interface's short messages travel tagged (enum hw_tagged)
  * for a program of this flag form and interface. */
 static inline int hw_tagged_messages(const struct hw_header *h, int flag_mode, int iface) {
-  int on = h->tagged_flags == HW_TAGGED_ON || (h->tagged_flags == HW_TAGGED_AUTO && !h->model);
+  int on = h->set.tagged_flags == HW_TAGGED_ON || (h->set.tagged_flags == HW_TAGGED_AUTO && !h->set.model);
   return on && flag_mode == HW_FLAGS_BIG && iface == HW_IFACE_BASIC;
 }
 static inline unsigned char *hw_shared(const struct hw_job *j) { return j->base + j->hdr->shared_off; }

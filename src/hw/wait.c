@@ -37,7 +37,7 @@ int hw_asym_fence_register(void) {
 
 /* The sleeper's half of the Dekker pair (see wait.h). */
 static void sleeper_fence(const struct hw_job *j) {
-  if (j->hdr->asym_fence) syscall(SYS_membarrier, MEMBARRIER_CMD_GLOBAL_EXPEDITED, 0, 0);
+  if (j->hdr->set.asym_fence) syscall(SYS_membarrier, MEMBARRIER_CMD_GLOBAL_EXPEDITED, 0, 0);
   else __atomic_thread_fence(__ATOMIC_SEQ_CST);
 }
 
@@ -145,8 +145,8 @@ static int preempted_since_check(uint64_t now) {
 }
 
 static struct budget budget_of(const struct hw_job *j) {
-  struct budget full = {j->hdr->spin_limit, j->hdr->yield_limit};
-  if (!j->hdr->wait_adaptive) return full;
+  struct budget full = {j->hdr->set.spin_limit, j->hdr->set.yield_limit};
+  if (!j->hdr->set.wait_adaptive) return full;
   if (!policy.started) { /* preemptions before the first wait do not count */
     policy.started = 1;
     policy.cpus = hw_usable_cpus();
@@ -170,7 +170,7 @@ static struct budget budget_of(const struct hw_job *j) {
  * preempted since the last check: it is loaded now, and the spin should
  * take the loaded budget. */
 static int preempted_while_spinning(const struct hw_job *j) {
-  if (!j->hdr->wait_adaptive) return 0;
+  if (!j->hdr->set.wait_adaptive) return 0;
   if (policy.loaded || !preempted_since_check(hw_trace_monotonic_ns())) return 0; /* loaded: budget_of rechecks */
   policy.loaded = 1;
   policy.heavy = heavily_loaded();

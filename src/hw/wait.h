@@ -63,7 +63,7 @@ int hw_asym_fence_register(void);
 
 /* Call after storing into the MPB of UE `ue` (or anything it waits on). */
 static inline void hw_ring(struct hw_job *j, int ue) {
-  if (j->hdr->asym_fence) __atomic_signal_fence(__ATOMIC_SEQ_CST);
+  if (j->hdr->set.asym_fence) __atomic_signal_fence(__ATOMIC_SEQ_CST);
   else __atomic_thread_fence(__ATOMIC_SEQ_CST);
   if (__atomic_load_n(&hw_ue(j, ue)->sleeping, __ATOMIC_RELAXED)) hw_ring_slow(j, ue);
 }

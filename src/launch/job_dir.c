@@ -18,7 +18,7 @@
 
 #define POWER_BUCKETS HW_POWER_BUCKETS
 
-int job_dir_wanted(const struct launch_options *o) { return o->job.model || o->job.trace_level > HW_TRACE_OFF; }
+int job_dir_wanted(const struct launch_options *o) { return o->job.set.model || o->job.set.trace_level > HW_TRACE_OFF; }
 
 /* The files a job writes: their presence marks a directory holding a job. */
 static const char *const job_files[] = {"summary.json", "comm_matrix.csv", "message_sizes.csv", "trace.json",
@@ -174,18 +174,18 @@ int job_dir_write(const struct launch_options *o, const struct hw_job *job, doub
   char path[4200];
   const struct hw_header *h = job->hdr;
   struct timing_energy e;
-  if (h->model) {
+  if (h->set.model) {
     timing_job_energy(job, &e);
     print_model(job, &e);
   }
-  if (h->trace_level >= HW_TRACE_SIZES) warn_dropped(job);
+  if (h->set.trace_level >= HW_TRACE_SIZES) warn_dropped(job);
   if (claimed.replace && remove_old_job() != 0) {
     fprintf(stderr, "rccerun: cannot replace the job in %s: %s\n", dir, strerror(errno));
     return -1;
   }
-  struct summary_files files = {.comm_matrix = h->trace_level >= HW_TRACE_TARGETS,
-                                .message_sizes = h->trace_level >= HW_TRACE_SIZES,
-                                .trace = h->trace_level >= HW_TRACE_TIMELINE, .power = h->model};
+  struct summary_files files = {.comm_matrix = h->set.trace_level >= HW_TRACE_TARGETS,
+                                .message_sizes = h->set.trace_level >= HW_TRACE_SIZES,
+                                .trace = h->set.trace_level >= HW_TRACE_TIMELINE, .power = h->set.model};
   int bad = 0;
   if (files.power) {
     static double watts[POWER_BUCKETS];
@@ -206,13 +206,13 @@ int job_dir_write(const struct launch_options *o, const struct hw_job *job, doub
     }
   FILE *f = create_job_file("summary.json");
   if (f) {
-    summary_json_write(f, o, job, claimed.id, host_s, h->model ? &e : NULL, &files);
+    summary_json_write(f, o, job, claimed.id, host_s, h->set.model ? &e : NULL, &files);
     bad |= fclose(f) != 0;
   }
   if (!f || bad) {
     fprintf(stderr, "rccerun: writing the job directory %s failed: %s\n", dir, strerror(errno));
     return -1;
   }
-  fprintf(stderr, "rccerun: %s: summary in %s/summary.json\n", h->model ? "model" : "trace", dir);
+  fprintf(stderr, "rccerun: %s: summary in %s/summary.json\n", h->set.model ? "model" : "trace", dir);
   return 0;
 }

@@ -51,7 +51,7 @@ static int fail(const char *fmt, const char *arg) {
 
 static int parse_long(const char *s, long lo, long hi, long *out) {
   long long v;
-  if (text_parse_int(s, lo, hi, &v)) return -1;
+  if (chip_text_parse_int(s, lo, hi, &v)) return -1;
   *out = (long)v;
   return 0;
 }
@@ -127,10 +127,10 @@ static int parse_core_list(const char *s, int *cores, int max) {
  * lines of any length.  Returns the count, or -1 with a message in err. */
 static int read_hostfile(const char *path, int *cores, int max, char *err, size_t errlen) {
   struct text_file tf;
-  if (text_file_open(&tf, path, "hostfile", err, errlen)) return -1;
+  if (chip_text_file_open(&tf, path, "hostfile", err, errlen)) return -1;
   int n = 0, got = 0;
   char *line;
-  while (n >= 0 && (got = text_file_line(&tf, &line, err, errlen)) > 0) {
+  while (n >= 0 && (got = chip_text_file_line(&tf, &line, err, errlen)) > 0) {
     char *save = NULL;
     for (char *tok = strtok_r(line, " \t\r\v\f", &save); tok && n >= 0; tok = strtok_r(NULL, " \t\r\v\f", &save)) {
       long c;
@@ -147,7 +147,7 @@ static int read_hostfile(const char *path, int *cores, int max, char *err, size_
       }
     }
   }
-  text_file_close(&tf);
+  chip_text_file_close(&tf);
   return got < 0 ? -1 : n;
 }
 
@@ -155,7 +155,7 @@ static int read_hostfile(const char *path, int *cores, int max, char *err, size_
  * to the nearest), in the divider range and with a voltage level. */
 static int clock_divider(const struct chip_desc *c, const char *ghz_text, int *divider) {
   double ghz;
-  if (text_parse_double(ghz_text, 1e-6, 1e6, &ghz)) return -1;
+  if (chip_text_parse_double(ghz_text, 1e-6, 1e6, &ghz)) return -1;
   double d = c->global_clock_mhz / (ghz * 1000.0);
   if (!(d >= c->divider_min - 0.5 && d < c->divider_max + 0.5)) return -1;
   *divider = (int)lround(d);
@@ -197,9 +197,9 @@ static int resolve_program(const char *prog, char *out, size_t outlen) {
 
 int launch_parse(int argc, char **argv, struct launch_options *o) {
   memset(o, 0, sizeof *o);
-  o->job.single_copy = 1;
+  o->job.set.single_copy = 1;
   o->job.trace_capacity = DEFAULT_TRACE_EVENTS;
-  o->job.mailbox_irq = 1;
+  o->job.set.mailbox_irq = 1;
   long nue = 0;
   const char *chip = "scc", *clock = NULL, *cores = NULL, *hostfile = NULL;
   unsigned long long shared = DEFAULT_SHARED_BYTES, svm = DEFAULT_SVM_BYTES;
@@ -219,29 +219,29 @@ int launch_parse(int argc, char **argv, struct launch_options *o) {
       return 1;
     }
     if (!strcmp(a, "--debug")) {
-      o->job.debug = 1;
+      o->job.set.debug = 1;
       continue;
     }
     if (!strcmp(a, "--svm-check")) {
-      o->job.svm_check = 1;
+      o->job.set.svm_check = 1;
       continue;
     }
     if (!strcmp(a, "--no-single-copy")) {
-      o->job.single_copy = 0;
+      o->job.set.single_copy = 0;
       continue;
     }
     if (!strcmp(a, "--model")) {
       if (!next || (strcmp(next, "scc") && strcmp(next, "none")))
         return fail("--model takes scc or none, got '%s'", next ? next : "nothing");
       i++;
-      o->job.model = !strcmp(next, "scc");
+      o->job.set.model = !strcmp(next, "scc");
       continue;
     }
     if (!strcmp(a, "--mailbox")) {
       if (!next || (strcmp(next, "irq") && strcmp(next, "poll")))
         return fail("--mailbox takes irq or poll, got '%s'", next ? next : "nothing");
       i++;
-      o->job.mailbox_irq = !strcmp(next, "irq");
+      o->job.set.mailbox_irq = !strcmp(next, "irq");
       continue;
     }
     if (!strcmp(a, "--svm-size")) {
@@ -254,7 +254,7 @@ int launch_parse(int argc, char **argv, struct launch_options *o) {
       /* The chip file key it overrides has the same range (docs/chips.md). */
       double lo = 0, hi = 0;
       chip_key_range("time_compute_slowdown", &lo, &hi);
-      if (!next || text_parse_double(next, lo, hi, &slowdown)) {
+      if (!next || chip_text_parse_double(next, lo, hi, &slowdown)) {
         char msg[96];
         snprintf(msg, sizeof msg, "--compute-slowdown needs a number from %g to %g, got '%%s'", lo, hi);
         return fail(msg, next ? next : "nothing");
@@ -270,7 +270,7 @@ int launch_parse(int argc, char **argv, struct launch_options *o) {
       if (found < 0)
         return fail("--trace takes off, counters, messages, targets, sizes or timeline, got '%s'", next ? next : "nothing");
       i++;
-      o->job.trace_level = found;
+      o->job.set.trace_level = found;
       continue;
     }
     if (!strcmp(a, "--trace-events")) {
@@ -295,9 +295,9 @@ int launch_parse(int argc, char **argv, struct launch_options *o) {
       if (!next) return fail("option '%s' needs a value", a);
       i++;
       if (!strcmp(a, "--flags") && (!strcmp(next, "tagged") || !strcmp(next, "normal")))
-        o->job.tagged_flags = !strcmp(next, "tagged") ? HW_TAGGED_ON : HW_TAGGED_OFF;
+        o->job.set.tagged_flags = !strcmp(next, "tagged") ? HW_TAGGED_ON : HW_TAGGED_OFF;
       else if (!strcmp(a, "--scheme") && (!strcmp(next, "lprg") || !strcmp(next, "rplg")))
-        o->job.scheme = !strcmp(next, "rplg") ? HW_SCHEME_RPLG : HW_SCHEME_LPRG;
+        o->job.set.scheme = !strcmp(next, "rplg") ? HW_SCHEME_RPLG : HW_SCHEME_LPRG;
       else if (!strcmp(a, "--flags")) return fail("--flags takes normal or tagged, got '%s'", next);
       else return fail("--scheme takes lprg or rplg, got '%s'", next);
       continue;
@@ -314,7 +314,7 @@ int launch_parse(int argc, char **argv, struct launch_options *o) {
     else if (!strcmp(a, "--chip")) chip = next;
     else if (!strcmp(a, "-clock")) clock = next;
     else if (!strcmp(a, "--timeout")) {
-      if (text_parse_double(next, 0, MAX_TIMEOUT_S, &o->timeout_s) || !(o->timeout_s > 0))
+      if (chip_text_parse_double(next, 0, MAX_TIMEOUT_S, &o->timeout_s) || !(o->timeout_s > 0))
         return fail("--timeout needs a positive number of seconds up to 31536000 (a year), got '%s'", next);
     } else if (parse_size(next, &shared))
       return fail("--shm-size needs a size from 1 byte to 1T like 64M (suffixes K, M, G, T), got '%s'", next);
@@ -362,8 +362,8 @@ int launch_parse(int argc, char **argv, struct launch_options *o) {
   }
   o->job.nue = (int)nue;
   for (int u = 0; u < nue; u++) o->job.ue_core[u] = (cores || hostfile) ? core_list[u] : u;
-  o->job.initial_divider = o->job.chip.default_divider;
-  if (clock && clock_divider(&o->job.chip, clock, &o->job.initial_divider)) return fail_clock(&o->job.chip, clock);
+  o->job.set.initial_divider = o->job.chip.default_divider;
+  if (clock && clock_divider(&o->job.chip, clock, &o->job.set.initial_divider)) return fail_clock(&o->job.chip, clock);
   o->job.shared_bytes = shared;
   o->job.svm_bytes = svm;
   if (resolve_program(argv[i], o->app_path, sizeof o->app_path) != 0)

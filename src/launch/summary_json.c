@@ -79,14 +79,14 @@ static void write_job(FILE *f, const struct launch_options *o, const struct hw_j
   for (int m = 0; m < h->chip.n_mc; m++) fprintf(f, "%s[%d, %d]", m ? ", " : "", h->chip.mc[m].tile_x, h->chip.mc[m].tile_y);
   fprintf(f, "]}");
   json_number(f, ",\n    ", "host_seconds", "%.6f", host_s);
-  fprintf(f, ",\n    \"trace\": \"%s\",\n    \"model\": \"%s\",\n", level_names[h->trace_level],
-          h->model ? "scc" : "none");
+  fprintf(f, ",\n    \"trace\": \"%s\",\n    \"model\": \"%s\",\n", level_names[h->set.trace_level],
+          h->set.model ? "scc" : "none");
   fprintf(f, "    \"flags\": \"%s\",\n    \"scheme\": \"%s\",\n    \"single_copy\": %s",
-          hw_tagged_messages(h, h->flag_mode, h->iface) ? "tagged" : "normal", h->scheme == HW_SCHEME_RPLG ? "rplg" : "lprg",
-          h->single_copy ? "true" : "false");
-  if (h->model) {
+          hw_tagged_messages(h, h->flag_mode, h->iface) ? "tagged" : "normal", h->set.scheme == HW_SCHEME_RPLG ? "rplg" : "lprg",
+          h->set.single_copy ? "true" : "false");
+  if (h->set.model) {
     fprintf(f, ",\n    \"computation\": \"%s\",\n    \"host_clock\": \"%s\"",
-            summary_all_counted(job) ? "counted" : "host-time", h->oversubscribed ? "thread-cpu" : "wall");
+            summary_all_counted(job) ? "counted" : "host-time", h->set.oversubscribed ? "thread-cpu" : "wall");
     json_number(f, ",\n    ", "compute_slowdown", "%.6g", h->chip.time.compute_slowdown);
   }
   fprintf(f, "\n  },\n");
@@ -102,11 +102,11 @@ static void write_ue(FILE *f, const struct hw_job *job, uint32_t u) {
           u, ue->core, pos.x, pos.y, (unsigned long long)k->puts, (unsigned long long)k->put_bytes,
           (unsigned long long)k->gets, (unsigned long long)k->get_bytes, (unsigned long long)k->flag_writes,
           (unsigned long long)k->barriers, (unsigned long long)k->sleeps);
-  if (h->trace_level >= HW_TRACE_MESSAGES || h->model)
+  if (h->set.trace_level >= HW_TRACE_MESSAGES || h->set.model)
     fprintf(f, ", \"msgs_sent\": %llu, \"bytes_sent\": %llu, \"msgs_recv\": %llu, \"bytes_recv\": %llu",
             (unsigned long long)k->msgs_sent, (unsigned long long)k->bytes_sent, (unsigned long long)k->msgs_recv,
             (unsigned long long)k->bytes_recv);
-  if (h->trace_level >= HW_TRACE_SIZES)
+  if (h->set.trace_level >= HW_TRACE_SIZES)
     fprintf(f, ", \"events\": %llu, \"events_dropped\": %llu", (unsigned long long)hw_trace(job, (int)u)->n_events,
             (unsigned long long)(hw_trace(job, (int)u)->n_events > h->trace_capacity
                                      ? hw_trace(job, (int)u)->n_events - h->trace_capacity
@@ -120,7 +120,7 @@ static void write_ue(FILE *f, const struct hw_job *job, uint32_t u) {
                "\"svm_forwarded\": %llu",
             (unsigned long long)k->svm_faults, (unsigned long long)k->svm_frames, (unsigned long long)k->svm_acquired,
             (unsigned long long)k->svm_served, (unsigned long long)k->svm_forwarded);
-  if (h->model) {
+  if (h->set.model) {
     const struct hw_vclock *c = &ue->clock;
     json_number(f, ", ", "seconds", "%.9g", secs(c->now_ps));
     json_number(f, ", ", "compute_s", "%.9g", secs(c->compute_ps));

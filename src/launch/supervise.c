@@ -290,15 +290,15 @@ int launch_run(const struct launch_options *o) {
   int cleaned = hw_clean_stale_segments();
   if (cleaned) fprintf(stderr, "rccerun: removed %d stale segment(s) left by killed jobs\n", cleaned);
   struct hw_job_params p = o->job;
-  p.oversubscribed = p.nue > hw_usable_cpus();
+  p.set.oversubscribed = p.nue > hw_usable_cpus();
   /* Waiting policy (hw/wait.h), tuned with make bench on a 2-CPU host: spin
    * when every UE has a CPU; otherwise poll a little, yield a few times, sleep. */
-  p.spin_limit = p.oversubscribed ? 4 : 100000;
-  p.yield_limit = p.oversubscribed ? 4 : 0;
-  if (o->wait_spin >= 0) p.spin_limit = (int)o->wait_spin;
-  if (o->wait_yield >= 0) p.yield_limit = (int)o->wait_yield;
-  p.wait_adaptive = o->wait_spin < 0 && o->wait_yield < 0; /* an explicit policy stays fixed (hw/wait.c) */
-  p.asym_fence = !p.oversubscribed && hw_asym_fence_available() && !o->asym_fence_off;
+  p.set.spin_limit = p.set.oversubscribed ? 4 : 100000;
+  p.set.yield_limit = p.set.oversubscribed ? 4 : 0;
+  if (o->wait_spin >= 0) p.set.spin_limit = (int)o->wait_spin;
+  if (o->wait_yield >= 0) p.set.yield_limit = (int)o->wait_yield;
+  p.set.wait_adaptive = o->wait_spin < 0 && o->wait_yield < 0; /* an explicit policy stays fixed (hw/wait.c) */
+  p.set.asym_fence = !p.set.oversubscribed && hw_asym_fence_available() && !o->asym_fence_off;
   char err[256];
   if (hw_job_create(&p, &r.job, err, sizeof err) != 0) {
     fprintf(stderr, "rccerun: %s\n", err);

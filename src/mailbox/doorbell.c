@@ -10,7 +10,7 @@
 
 #include "mailbox_internal.h"
 
-/* A real-time signal the runtime keeps for itself (documented in docs/svm.md). */
+/* A real-time signal the runtime keeps for itself (documented in docs/svm_g.md). */
 #define MB_SIGNAL_OFFSET 4
 
 static timer_t tick_timer;
@@ -18,9 +18,9 @@ static int tick_timer_on;
 
 static int nwords(void) { return (rcce_g.nue + 63) / 64; }
 
-int mb_pending(void) {
+int mailbox_pending(void) {
   struct hw_ue *me = hw_ue(&rcce_g.job, rcce_g.ue);
-  if (mb.irq) {
+  if (mailbox_g.irq) {
     for (int w = 0; w < nwords(); w++)
       if (__atomic_load_n(&me->gic_pending[w], __ATOMIC_ACQUIRE)) return 1;
     return 0;
@@ -35,60 +35,60 @@ int mb_pending(void) {
  * Returns how many mails were taken. */
 static int drain(void) {
   int took = 0;
-  mb_enter(); /* left without mb_leave: this is the dispatch a deferral would run */
-  if (mb.irq) {
+  mb_enter(); /* left without mailbox_leave: this is the dispatch a deferral would run */
+  if (mailbox_g.irq) {
     struct hw_ue *me = hw_ue(&rcce_g.job, rcce_g.ue);
     for (int w = 0; w < nwords(); w++) {
       uint64_t bits = __atomic_exchange_n(&me->gic_pending[w], 0, __ATOMIC_ACQ_REL), left = 0;
       while (bits) {
         int b = __builtin_ctzll(bits);
         bits &= bits - 1;
-        if (mb_take_slot(w * 64 + b)) took++;
+        if (mailbox_take_slot(w * 64 + b)) took++;
         else if (__atomic_load_n(mb_header(rcce_g.ue, w * 64 + b), __ATOMIC_ACQUIRE) & MB_FLAG_FULL)
           left |= 1ull << b; /* no room for it yet: keep the bit */
       }
       if (left) __atomic_fetch_or(&me->gic_pending[w], left, __ATOMIC_ACQ_REL);
     }
   } else {
-    for (int s = 0; s < rcce_g.nue; s++) took += mb_take_slot(s);
+    for (int s = 0; s < rcce_g.nue; s++) took += mailbox_take_slot(s);
   }
   __atomic_signal_fence(__ATOMIC_SEQ_CST);
-  mb.critical--;
+  mailbox_g.critical--;
   return took;
 }
 
-void mb_dispatch(void) {
-  if (!mb.ready) return;
-  if (mb.critical) {
-    mb.deferred = 1;
+void mailbox_dispatch(void) {
+  if (!mailbox_g.ready) return;
+  if (mailbox_g.critical) {
+    mailbox_g.deferred = 1;
     return;
   }
   /* A doorbell taken during the drain was deferred (critical): drain again,
    * or its status bit stays set with no interrupt on the way. */
   do {
-    mb.deferred = 0;
+    mailbox_g.deferred = 0;
     drain();
-  } while (mb.deferred);
-  if (mb.processing) return; /* an outer dispatch processes what was drained */
-  mb.processing = 1;
+  } while (mailbox_g.deferred);
+  if (mailbox_g.processing) return; /* an outer dispatch processes what was drained */
+  mailbox_g.processing = 1;
   for (;;) {
-    mb.more = 0;
-    if (mb.system_process) mb.system_process();
+    mailbox_g.more = 0;
+    if (mailbox_g.system_process) mailbox_g.system_process();
     struct mb_mail m;
-    while (mb.user_handler && mb_queue_pop(&m)) {
+    while (mailbox_g.user_handler && mailbox_queue_pop(&m)) {
       struct timing_interrupt t;
       timing_interrupt_enter(&t);
-      mb_charge_async(m.src, m.stamp_ps);
-      mb.user_handler(m.src, m.data, m.len);
+      mailbox_charge_async(m.src, m.stamp_ps);
+      mailbox_g.user_handler(m.src, m.data, m.len);
       timing_interrupt_leave(&t);
     }
-    mb.deferred = 0;
-    if (!drain() && !mb.more && !mb.deferred) break;
+    mailbox_g.deferred = 0;
+    if (!drain() && !mailbox_g.more && !mailbox_g.deferred) break;
   }
-  mb.processing = 0;
+  mailbox_g.processing = 0;
 }
 
-void mb_kick(void) { mb.more = 1; }
+void mailbox_kick(void) { mailbox_g.more = 1; }
 
 /* The interrupt handler (seed 003 section 5: the IPI names the sender, so
  * only its mailbox is checked).  It may run inside a wait of this process:
@@ -103,53 +103,53 @@ static void on_doorbell(int sig, siginfo_t *info, void *ctx) {
   int32_t sleeping = __atomic_load_n(&me->sleeping, __ATOMIC_RELAXED);
   struct hw_wait_desc wait = me->wait;
   uint64_t taken_before = rcce_counters()->mails_recv;
-  mb.in_handler++;
+  mailbox_g.in_handler++;
   MB_COUNT(interrupts);
   if (timing_enabled) timing_enter();
-  mb_dispatch();
+  mailbox_dispatch();
   if (timing_enabled) timing_leave();
-  mb.in_handler--;
+  mailbox_g.in_handler--;
   me->wait = wait;
   __atomic_store_n(&me->sleeping, sleeping, __ATOMIC_RELAXED);
   if (sleeping && rcce_counters()->mails_recv != taken_before) __atomic_fetch_add(&me->doorbell_seq, 1, __ATOMIC_RELEASE);
   errno = saved_errno;
 }
 
-void mb_ring_doorbell(int dest) {
+void mailbox_ring_doorbell(int dest) {
   struct hw_ue *d = hw_ue(&rcce_g.job, dest);
-  if (mb.irq) {
+  if (mailbox_g.irq) {
     int me = rcce_g.ue;
     /* A clear status means no interrupt is on its way: send one, unless the
-     * receiver is waiting and checks its status itself (mb_wait).  The
+     * receiver is waiting and checks its status itself (mailbox_wait).  The
      * locked fetch_or orders our bit before reading mailbox_waiting; the
-     * waiter clears that flag before its last check (mb_wait). */
+     * waiter clears that flag before its last check (mailbox_wait). */
     uint64_t old = __atomic_fetch_or(&d->gic_pending[me / 64], 1ull << (me % 64), __ATOMIC_SEQ_CST);
     if (!old && !__atomic_load_n(&d->mailbox_waiting, __ATOMIC_SEQ_CST)) {
-      kill((pid_t)d->pid, mb.signo);
+      kill((pid_t)d->pid, mailbox_g.signo);
       MB_COUNT(doorbells);
     }
   }
   hw_ring(&rcce_g.job, dest); /* a receiver asleep in a wait */
 }
 
-int mb_doorbell_start(void) {
-  mb.signo = SIGRTMIN + MB_SIGNAL_OFFSET;
+int mailbox_doorbell_start(void) {
+  mailbox_g.signo = SIGRTMIN + MB_SIGNAL_OFFSET;
   struct sigaction sa;
   memset(&sa, 0, sizeof sa);
   sa.sa_sigaction = on_doorbell;
   sa.sa_flags = SA_SIGINFO | SA_RESTART;
   sigemptyset(&sa.sa_mask);
-  if (sigaction(mb.signo, &sa, NULL) != 0) return -1;
+  if (sigaction(mailbox_g.signo, &sa, NULL) != 0) return -1;
   sigset_t set;
   sigemptyset(&set);
-  sigaddset(&set, mb.signo);
+  sigaddset(&set, mailbox_g.signo);
   sigprocmask(SIG_UNBLOCK, &set, NULL);
-  if (mb.irq) return 0;
+  if (mailbox_g.irq) return 0;
   /* Polling: the timer interrupt at which the kernel checks all mailboxes. */
   struct sigevent ev;
   memset(&ev, 0, sizeof ev);
   ev.sigev_notify = SIGEV_SIGNAL;
-  ev.sigev_signo = mb.signo;
+  ev.sigev_signo = mailbox_g.signo;
   if (timer_create(CLOCK_MONOTONIC, &ev, &tick_timer) != 0) return -1;
   struct itimerspec its = {{0, MB_TICK_NS}, {0, MB_TICK_NS}};
   if (timer_settime(tick_timer, 0, &its, NULL) != 0) return -1;
@@ -157,8 +157,8 @@ int mb_doorbell_start(void) {
   return 0;
 }
 
-void mb_doorbell_stop(void) {
+void mailbox_doorbell_stop(void) {
   if (tick_timer_on) timer_delete(tick_timer);
   tick_timer_on = 0;
-  signal(mb.signo, SIG_IGN); /* doorbells after departure are dropped */
+  signal(mailbox_g.signo, SIG_IGN); /* doorbells after departure are dropped */
 }

@@ -5,7 +5,7 @@
 
 #include "mailbox_internal.h"
 
-struct mb_state mb;
+struct mb_state mailbox_g;
 
 const char *mailbox_error_string(int code) {
   switch (code) {
@@ -23,31 +23,31 @@ const char *mailbox_error_string(int code) {
   }
 }
 
-void mb_leave(void) {
+void mailbox_leave(void) {
   __atomic_signal_fence(__ATOMIC_SEQ_CST);
-  if (--mb.critical == 0 && mb.deferred) {
-    mb.deferred = 0;
-    mb_dispatch();
+  if (--mailbox_g.critical == 0 && mailbox_g.deferred) {
+    mailbox_g.deferred = 0;
+    mailbox_dispatch();
   }
 }
 
-void mb_close(void) {
+void mailbox_close(void) {
   __atomic_store_n(&hw_ue(&rcce_g.job, rcce_g.ue)->mailbox_state, HW_MAILBOX_GONE, __ATOMIC_SEQ_CST);
-  /* Senders waiting for a full slot here give up (mb_send_kind). */
+  /* Senders waiting for a full slot here give up (mailbox_send_kind). */
   for (int u = 0; u < rcce_g.nue; u++) hw_ring(&rcce_g.job, u);
 }
 
 static void mb_depart(void) {
-  mb_doorbell_stop();
-  mb_close();
-  mb.ready = 0;
+  mailbox_doorbell_stop();
+  mailbox_close();
+  mailbox_g.ready = 0;
 }
 
 int mailbox_init(void) {
   TIMING_SCOPE();
   if (!rcce_g.initialized || rcce_g.finalized)
     return rcce_report(MAILBOX_ERROR_NOT_INIT, "mailbox_init", "call RCCE_init first");
-  if (mb.ready) return MAILBOX_SUCCESS;
+  if (mailbox_g.ready) return MAILBOX_SUCCESS;
   if (rcce_g.queued || rcce_g.extra_waiting)
     return rcce_report(MAILBOX_ERROR_BUSY, "mailbox_init", "%d iRCCE requests are pending", rcce_g.queued);
   /* seed 003 section 5: one line per sending core in every receiver's MPB. */
@@ -55,12 +55,12 @@ int mailbox_init(void) {
   if (line < 0)
     return rcce_report(MAILBOX_ERROR_MPB, "mailbox_init", "%d mailboxes of 32 bytes do not fit the free MPB (%d lines)",
                        rcce_g.nue, (int)(RCCE_chunk / rcce_g.line));
-  mb.slot_line = (uint64_t)line;
-  mb.irq = rcce_g.job.hdr->mailbox_irq;
+  mailbox_g.slot_line = (uint64_t)line;
+  mailbox_g.irq = rcce_g.job.hdr->set.mailbox_irq;
   memset(mb_payload(rcce_g.ue, 0), 0, (size_t)rcce_g.nue * rcce_g.line);
-  if (mb_doorbell_start() != 0)
+  if (mailbox_doorbell_start() != 0)
     return rcce_report(MAILBOX_ERROR_NOT_INIT, "mailbox_init", "cannot install the doorbell signal");
-  mb.ready = 1;
+  mailbox_g.ready = 1;
   rcce_at_finalize(mb_depart);
   __atomic_store_n(&hw_ue(&rcce_g.job, rcce_g.ue)->mailbox_state, HW_MAILBOX_READY, __ATOMIC_RELEASE);
   /* Nobody sends before every UE has cleared its slots and can take doorbells. */
@@ -69,7 +69,7 @@ int mailbox_init(void) {
 }
 
 static int check_dest(int dest, const char *where) {
-  if (!mb.ready) return rcce_report(MAILBOX_ERROR_NOT_INIT, where, "call mailbox_init first");
+  if (!mailbox_g.ready) return rcce_report(MAILBOX_ERROR_NOT_INIT, where, "call mailbox_init first");
   if (dest < 0 || dest >= rcce_g.nue)
     return rcce_report(MAILBOX_ERROR_DEST, where, "destination %d is no UE of this job (0..%d)", dest, rcce_g.nue - 1);
   return MAILBOX_SUCCESS;
@@ -90,7 +90,7 @@ static int slot_empty_or_gone(void *p) {
   return slot_empty(w->hdr) || dest_gone(w->dest);
 }
 
-int mb_send_kind(int dest, const void *msg, size_t len, int kind) {
+int mailbox_send_kind(int dest, const void *msg, size_t len, int kind) {
   /* Copy first: msg may lie in SVM memory whose page fault needs the mailboxes. */
   unsigned char copy[MAILBOX_MAX_LEN];
   memcpy(copy, msg, len);
@@ -110,21 +110,21 @@ int mb_send_kind(int dest, const void *msg, size_t len, int kind) {
       uint32_t h = MB_FLAG_FULL | (uint32_t)len << 8 | (uint32_t)kind << 16;
       if (timing_enabled) timing_flag_write(hdr, 0, h); /* one line written to dest's MPB */
       /* The doorbell is a write to the interrupt controller; charged as one
-       * more line to dest's tile (docs/svm.md "Model mode"). */
-      if (timing_enabled && mb.irq) timing_mpb_copy(hdr, rcce_g.line, 1);
+       * more line to dest's tile (docs/svm_g.md "Model mode"). */
+      if (timing_enabled && mailbox_g.irq) timing_mpb_copy(hdr, rcce_g.line, 1);
       __atomic_store_n(hdr, h, __ATOMIC_RELEASE);
-      /* Ring inside the critical section: a deferred dispatch in mb_leave
+      /* Ring inside the critical section: a deferred dispatch in mailbox_leave
        * may send to dest again and must find this mail announced. */
-      mb_ring_doorbell(dest);
-      mb_leave();
+      mailbox_ring_doorbell(dest);
+      mailbox_leave();
       MB_COUNT(mails_sent);
       if (kind == MB_KIND_USER) rcce_count_message(1, dest, len);
       return MAILBOX_SUCCESS;
     }
-    mb_leave();
+    mailbox_leave();
     /* Full: wait for dest to take the last mail, taking our own meanwhile
      * (two UEs sending to each other's full mailboxes both make room). */
-    mb_wait(slot_empty_or_gone, &w, &why);
+    mailbox_wait(slot_empty_or_gone, &w, &why);
   }
 }
 
@@ -135,22 +135,22 @@ int mailbox_send(int dest, const void *msg, size_t len) {
   if (!msg && len) return rcce_report(MAILBOX_ERROR_ARG, "mailbox_send", "NULL mail of %d bytes", (int)len);
   if (len > MAILBOX_MAX_LEN)
     return rcce_report(MAILBOX_ERROR_LEN, "mailbox_send", "mail of %d bytes is longer than %d", (int)len, MAILBOX_MAX_LEN);
-  return mb_send_kind(dest, msg, len, MB_KIND_USER);
+  return mailbox_send_kind(dest, msg, len, MB_KIND_USER);
 }
 
-int mb_take_slot(int sender) {
+int mailbox_take_slot(int sender) {
   volatile uint32_t *hdr = mb_header(rcce_g.ue, sender);
   uint32_t h = __atomic_load_n(hdr, __ATOMIC_ACQUIRE);
   if (!(h & MB_FLAG_FULL)) return 0;
   struct mb_mail m = {.src = (int16_t)sender, .len = (uint8_t)(h >> 8), .kind = (uint8_t)(h >> 16)};
   if (m.len > MAILBOX_MAX_LEN) m.len = MAILBOX_MAX_LEN;
   memcpy(m.data, mb_payload(rcce_g.ue, sender), m.len);
-  m.stamp_ps = timing_line_stamp(hdr, h); /* costs are the consumer's: mb_charge_arrival */
+  m.stamp_ps = timing_line_stamp(hdr, h); /* costs are the consumer's: mailbox_charge_arrival */
   if (m.kind == MB_KIND_SYSTEM) {
-    if (!mb.system_receive || mb.system_receive(sender, m.data, m.len, m.stamp_ps) != 0) return 0;
+    if (!mailbox_g.system_receive || mailbox_g.system_receive(sender, m.data, m.len, m.stamp_ps) != 0) return 0;
   } else {
-    if (mb.qtail - mb.qhead == MB_QUEUE_CAP) return 0; /* stays in its slot until there is room */
-    mb.queue[mb.qtail++ % MB_QUEUE_CAP] = m;
+    if (mailbox_g.qtail - mailbox_g.qhead == MB_QUEUE_CAP) return 0; /* stays in its slot until there is room */
+    mailbox_g.queue[mailbox_g.qtail++ % MB_QUEUE_CAP] = m;
   }
   __atomic_store_n(hdr, 0, __ATOMIC_RELEASE);
   MB_COUNT(mails_recv);
@@ -158,32 +158,32 @@ int mb_take_slot(int sender) {
   return 1;
 }
 
-int mb_queue_pop(struct mb_mail *out) {
+int mailbox_queue_pop(struct mb_mail *out) {
   mb_enter();
-  int got = mb.qhead != mb.qtail;
-  if (got) *out = mb.queue[mb.qhead++ % MB_QUEUE_CAP];
-  mb_leave();
+  int got = mailbox_g.qhead != mailbox_g.qtail;
+  if (got) *out = mailbox_g.queue[mailbox_g.qhead++ % MB_QUEUE_CAP];
+  mailbox_leave();
   return got;
 }
 
-static int queue_nonempty(void *unused) { return mb.qhead != mb.qtail; }
+static int queue_nonempty(void *unused) { return mailbox_g.qhead != mailbox_g.qtail; }
 
 int mailbox_recv(int *src, void *msg, size_t *len, int flags) {
   TIMING_SCOPE();
-  if (!mb.ready) return rcce_report(MAILBOX_ERROR_NOT_INIT, "mailbox_recv", "call mailbox_init first");
+  if (!mailbox_g.ready) return rcce_report(MAILBOX_ERROR_NOT_INIT, "mailbox_recv", "call mailbox_init first");
   if (!src || !msg || !len || (flags & ~MAILBOX_NONBLOCK))
     return rcce_report(MAILBOX_ERROR_ARG, "mailbox_recv", "NULL pointer or unknown flags 0x%x", flags);
-  if (mb.user_handler || mb.in_handler)
+  if (mailbox_g.user_handler || mailbox_g.in_handler)
     return rcce_report(MAILBOX_ERROR_HANDLER, "mailbox_recv", "a handler takes the mails");
   struct hw_wait_desc why = {.kind = HW_WAIT_MAIL, .peer = -1};
   struct mb_mail m;
   for (;;) {
-    mb_dispatch(); /* polling mode: the idle loop checks every slot */
-    if (mb_queue_pop(&m)) break;
+    mailbox_dispatch(); /* polling mode: the idle loop checks every slot */
+    if (mailbox_queue_pop(&m)) break;
     if (flags & MAILBOX_NONBLOCK) return MAILBOX_EMPTY;
-    mb_wait(queue_nonempty, NULL, &why);
+    mailbox_wait(queue_nonempty, NULL, &why);
   }
-  mb_charge_arrival(m.src, m.stamp_ps);
+  mailbox_charge_arrival(m.src, m.stamp_ps);
   *src = m.src;
   *len = m.len;
   memcpy(msg, m.data, m.len);
@@ -192,9 +192,9 @@ int mailbox_recv(int *src, void *msg, size_t *len, int flags) {
 }
 
 int mailbox_set_handler(void (*fn)(int src, const void *msg, size_t len)) {
-  if (!mb.ready) return rcce_report(MAILBOX_ERROR_NOT_INIT, "mailbox_set_handler", "call mailbox_init first");
-  mb.user_handler = fn;
-  if (fn) mb_dispatch(); /* mails that waited in the queue */
+  if (!mailbox_g.ready) return rcce_report(MAILBOX_ERROR_NOT_INIT, "mailbox_set_handler", "call mailbox_init first");
+  mailbox_g.user_handler = fn;
+  if (fn) mailbox_dispatch(); /* mails that waited in the queue */
   return MAILBOX_SUCCESS;
 }
 
@@ -203,26 +203,26 @@ int mailbox_set_handler(void (*fn)(int src, const void *msg, size_t len)) {
  * all of them -- and reading its line. */
 static void charge_take(int src) {
   const struct chip_desc *c = &rcce_g.job.hdr->chip;
-  timing_cycles(mb.irq ? c->lat.interrupt_cycles + c->time.mailbox_check_cycles
+  timing_cycles(mailbox_g.irq ? c->lat.interrupt_cycles + c->time.mailbox_check_cycles
                        : rcce_g.nue * c->time.mailbox_check_cycles);
   timing_mpb_copy(mb_payload(rcce_g.ue, src), rcce_g.line, 0);
 }
 
-void mb_charge_arrival(int src, uint64_t stamp_ps) {
+void mailbox_charge_arrival(int src, uint64_t stamp_ps) {
   if (!timing_enabled) return;
   timing_wait_for(stamp_ps);
   charge_take(src);
 }
 
-void mb_charge_async(int src, uint64_t stamp_ps) {
+void mailbox_charge_async(int src, uint64_t stamp_ps) {
   if (!timing_enabled) return;
   timing_interrupt_at(stamp_ps);
   charge_take(src);
 }
 
-void mb_set_system(int (*receive)(int, const void *, size_t, uint64_t), void (*process)(void)) {
-  mb.system_receive = receive;
-  mb.system_process = process;
+void mailbox_set_system(int (*receive)(int, const void *, size_t, uint64_t), void (*process)(void)) {
+  mailbox_g.system_receive = receive;
+  mailbox_g.system_process = process;
 }
 
 struct wait_arg {
@@ -232,21 +232,21 @@ struct wait_arg {
 
 static int cond_or_mail(void *p) {
   struct wait_arg *w = p;
-  return w->cond(w->arg) || mb_pending();
+  return w->cond(w->arg) || mailbox_pending();
 }
 
-void mb_wait(int (*cond)(void *), void *arg, const struct hw_wait_desc *why) {
+void mailbox_wait(int (*cond)(void *), void *arg, const struct hw_wait_desc *why) {
   struct wait_arg w = {cond, arg};
   /* While waiting this UE checks its interrupt status itself, so senders
-   * need not signal it (mb_ring_doorbell); a sender that saw the flag set
+   * need not signal it (mailbox_ring_doorbell); a sender that saw the flag set
    * left its bit for the check after the flag is cleared. */
   _Atomic int32_t *waiting = &hw_ue(&rcce_g.job, rcce_g.ue)->mailbox_waiting;
   __atomic_fetch_add(waiting, 1, __ATOMIC_SEQ_CST);
   for (;;) {
-    mb_dispatch();
+    mailbox_dispatch();
     if (cond(arg)) break;
     hw_wait_cond(&rcce_g.job, rcce_g.ue, cond_or_mail, &w, why);
   }
   __atomic_fetch_sub(waiting, 1, __ATOMIC_SEQ_CST);
-  if (mb_pending()) mb_dispatch();
+  if (mailbox_pending()) mailbox_dispatch();
 }

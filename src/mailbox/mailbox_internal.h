@@ -3,7 +3,7 @@
  * 000 "The path to MetalSVM", section V), above rcce.
  *
  * Slots.  UE r's MPB holds one 32-byte line per sending UE s at line
- * mb.slot_line + s.  Bytes 0..27 carry the mail, the word at byte 28 is the
+ * mailbox_g.slot_line + s.  Bytes 0..27 carry the mail, the word at byte 28 is the
  * header: bit 0 the send flag, bits 8..15 the length, bits 16..23 the kind.
  * Single writer (s) and single reader (r): s waits for the flag to be clear,
  * writes the mail, then sets the flag; r copies the mail, then clears the
@@ -60,17 +60,17 @@ struct mb_state {
   struct mb_mail queue[MB_QUEUE_CAP];
   unsigned qhead, qtail;     /* ring of user mails */
   volatile sig_atomic_t critical, deferred, processing, in_handler;
-  volatile sig_atomic_t more; /* an upper layer queued work for the process phase (mb_kick) */
+  volatile sig_atomic_t more; /* an upper layer queued work for the process phase (mailbox_kick) */
 };
 
-extern struct mb_state mb;
+extern struct mb_state mailbox_g;
 
 /* The header word of UE owner's slot for mails from UE sender. */
 static inline volatile uint32_t *mb_header(int owner, int sender) {
-  return (volatile uint32_t *)(rcce_mpb_of(owner) + (mb.slot_line + (uint64_t)sender) * rcce_g.line + MB_HEADER_OFF);
+  return (volatile uint32_t *)(rcce_mpb_of(owner) + (mailbox_g.slot_line + (uint64_t)sender) * rcce_g.line + MB_HEADER_OFF);
 }
 static inline unsigned char *mb_payload(int owner, int sender) {
-  return rcce_mpb_of(owner) + (mb.slot_line + (uint64_t)sender) * rcce_g.line;
+  return rcce_mpb_of(owner) + (mailbox_g.slot_line + (uint64_t)sender) * rcce_g.line;
 }
 
 /* Count one event in this UE's counters (safe against our own handlers). */
@@ -78,39 +78,39 @@ static inline unsigned char *mb_payload(int owner, int sender) {
 
 /* Critical sections against this process's own doorbell handler. */
 static inline void mb_enter(void) {
-  mb.critical++;
+  mailbox_g.critical++;
   __atomic_signal_fence(__ATOMIC_SEQ_CST);
 }
-void mb_leave(void);
+void mailbox_leave(void);
 
 /* doorbell.c */
-int mb_doorbell_start(void);              /* signal handler, and the timer when polling */
-void mb_doorbell_stop(void);
-void mb_ring_doorbell(int dest);          /* after a mail to dest was placed */
-void mb_dispatch(void);                   /* drain and process what is pending now */
-void mb_kick(void);                       /* the process phase has work without a new mail */
-int mb_pending(void);                     /* whether a drain would find something */
+int mailbox_doorbell_start(void);              /* signal handler, and the timer when polling */
+void mailbox_doorbell_stop(void);
+void mailbox_ring_doorbell(int dest);          /* after a mail to dest was placed */
+void mailbox_dispatch(void);                   /* drain and process what is pending now */
+void mailbox_kick(void);                       /* the process phase has work without a new mail */
+int mailbox_pending(void);                     /* whether a drain would find something */
 
 /* mailbox.c, for the svm layer. */
 /* Send a mail; to a UE that has left: MAILBOX_ERROR_GONE, reported for user mails only. */
-int mb_send_kind(int dest, const void *msg, size_t len, int kind);
+int mailbox_send_kind(int dest, const void *msg, size_t len, int kind);
 /* Mark this UE's mailboxes closed (it is leaving): senders get
  * MAILBOX_ERROR_GONE from now on.  RCCE_finalize does it; the svm layer does
  * it earlier, before giving up its pages. */
-void mb_close(void);
-void mb_set_system(int (*receive)(int, const void *, size_t, uint64_t), void (*process)(void));
+void mailbox_close(void);
+void mailbox_set_system(int (*receive)(int, const void *, size_t, uint64_t), void (*process)(void));
 /* Model mode: taking a mail from src stamped at stamp_ps costs the
  * interrupt and one mailbox check (doorbells) or a sweep over all mailboxes
- * (polling), and its line's read (docs/svm.md "Model mode").  A consumer
+ * (polling), and its line's read (docs/svm_g.md "Model mode").  A consumer
  * that waits for it first moves its clock to the stamp; an asynchronous one
  * (inside timing_interrupt_enter/leave) works at the stamp. */
-void mb_charge_arrival(int src, uint64_t stamp_ps);
-void mb_charge_async(int src, uint64_t stamp_ps);
+void mailbox_charge_arrival(int src, uint64_t stamp_ps);
+void mailbox_charge_async(int src, uint64_t stamp_ps);
 /* Wait (spin, then sleep) until cond(arg) or mail is pending; dispatches it. */
-void mb_wait(int (*cond)(void *), void *arg, const struct hw_wait_desc *why);
+void mailbox_wait(int (*cond)(void *), void *arg, const struct hw_wait_desc *why);
 /* Take the slot of `sender` into the queue or the system receiver; 1 when a
  * mail was taken, 0 when the slot is empty or the mail must stay. */
-int mb_take_slot(int sender);
-int mb_queue_pop(struct mb_mail *out);
+int mailbox_take_slot(int sender);
+int mailbox_queue_pop(struct mb_mail *out);
 
 #endif

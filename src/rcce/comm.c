@@ -105,7 +105,7 @@ int RCCE_comm_free(RCCE_COMM *comm) {
   if (!comm || !comm->initialized)
     return rcce_error(RCCE_DEBUG_COMM, RCCE_ERROR_COMM_UNDEFINED, "RCCE_comm_free", "communicator not initialised");
   rcce_g.flag_line[comm->barrier_line] = 0;
-  range_free(&rcce_g.mpb_alloc, (uint64_t)comm->barrier_line);
+  rcce_range_free(&rcce_g.mpb_alloc, (uint64_t)comm->barrier_line);
   comm->initialized = 0;
   return RCCE_SUCCESS;
 }

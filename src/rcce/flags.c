@@ -15,7 +15,7 @@ static volatile uint32_t *flag_word(struct rcce_iflag f, int ue) {
 static uint32_t flag_mask(struct rcce_iflag f) { return f.bit < 0 ? ~0u : 1u << (f.bit % 32); }
 
 int64_t rcce_flag_line_alloc(void) {
-  int64_t l = range_alloc_high(&rcce_g.mpb_alloc, 1);
+  int64_t l = rcce_range_alloc_high(&rcce_g.mpb_alloc, 1);
   if (l >= 0) rcce_g.flag_line[l] = 1;
   return l;
 }
@@ -69,7 +69,7 @@ int rcce_iflag_alloc(struct rcce_iflag *f) {
 int rcce_iflag_free(struct rcce_iflag f) {
   if (f.bit < 0) {
     rcce_g.flag_line[f.off / rcce_g.line] = 0;
-    range_free(&rcce_g.mpb_alloc, f.off / rcce_g.line);
+    rcce_range_free(&rcce_g.mpb_alloc, f.off / rcce_g.line);
     return RCCE_SUCCESS;
   }
   for (int i = 0; i < rcce_g.nsblines; i++)
@@ -167,7 +167,7 @@ static int do_read(int rc, struct rcce_iflag f, RCCE_FLAG_STATUS *val, int ID, c
   *val = rcce_iflag_seen(f, ID);
   /* A program polling a flag in a loop must not starve the UE that will set
    * it when UEs outnumber host cores: yield now and then. */
-  if (++rcce_g.flag_reads_unchanged % 256 == 0 && rcce_g.job.hdr->oversubscribed) sched_yield();
+  if (++rcce_g.flag_reads_unchanged % 256 == 0 && rcce_g.job.hdr->set.oversubscribed) sched_yield();
   return RCCE_SUCCESS;
 }
 

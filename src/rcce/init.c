@@ -37,10 +37,10 @@ static void attach_standalone(void) {
   if (chip_preset("scc", &p.chip, err, sizeof err) != 0) die("%s", err);
   p.shared_bytes = STANDALONE_SHARED_BYTES;
   p.svm_bytes = STANDALONE_SHARED_BYTES;
-  p.mailbox_irq = 1;
-  p.initial_divider = p.chip.default_divider;
-  p.spin_limit = 1000;
-  p.single_copy = 1;
+  p.set.mailbox_irq = 1;
+  p.set.initial_divider = p.chip.default_divider;
+  p.set.spin_limit = 1000;
+  p.set.single_copy = 1;
   if (hw_job_create_private(&p, &rcce_g.job, err, sizeof err) != 0) die("%s", err);
   rcce_g.ue = 0;
 }
@@ -98,9 +98,9 @@ static void alloc_basic_resources(void) {
 }
 
 static void alloc_comm_buffer(void) {
-  uint64_t largest = range_largest_free(&rcce_g.mpb_alloc);
+  uint64_t largest = rcce_range_largest_free(&rcce_g.mpb_alloc);
   uint64_t lines = largest > SPARE_FLAG_LINES ? largest - SPARE_FLAG_LINES : 0;
-  int64_t start = lines ? range_alloc_low(&rcce_g.mpb_alloc, lines) : -1;
+  int64_t start = lines ? rcce_range_alloc_low(&rcce_g.mpb_alloc, lines) : -1;
   if (start < 0) die("%s", "no MPB space left for the send buffer");
   RCCE_buff_ptr = RCCE_comm_buffer[rcce_g.ue] + start * rcce_g.line;
   RCCE_chunk = lines * rcce_g.line;
@@ -116,7 +116,7 @@ static void alloc_comm_buffer(void) {
  * the kernel's default); with scope 2 or 3 copies fail and fall back to MPB
  * chunks. */
 static void allow_single_copy_peers(const struct hw_header *h) {
-  if (h->single_copy && h->nue > 1) /* a one-UE job (also one started without rccerun) has no peer */
+  if (h->set.single_copy && h->nue > 1) /* a one-UE job (also one started without rccerun) has no peer */
     prctl(PR_SET_PTRACER, (unsigned long)h->launcher_pid, 0, 0, 0);
 }
 
@@ -128,22 +128,22 @@ static int init_common(int flag_mode, int gory) {
   agree(&h->iface, gory ? HW_IFACE_GORY : HW_IFACE_BASIC, "interface (-DGORY)");
   rcce_g.flag_mode = flag_mode;
   rcce_g.gory = gory;
-  if (h->tagged_flags == HW_TAGGED_ON && flag_mode != HW_FLAGS_BIG)
+  if (h->set.tagged_flags == HW_TAGGED_ON && flag_mode != HW_FLAGS_BIG)
     die("%s", "tagged flags (rccerun --flags tagged) need big flags; the program is built with -DSINGLEBITFLAGS");
   /* The options shape the basic interface's protocol; gory programs bring their own. */
   rcce_g.tagged = hw_tagged_messages(h, flag_mode, gory ? HW_IFACE_GORY : HW_IFACE_BASIC);
-  rcce_g.rplg = h->scheme == HW_SCHEME_RPLG && !gory;
+  rcce_g.rplg = h->set.scheme == HW_SCHEME_RPLG && !gory;
   rcce_g.landing_owner = -1;
   rcce_g.nue = (int)h->nue;
   rcce_g.core = hw_ue(&rcce_g.job, rcce_g.ue)->core;
   rcce_g.line = (uint32_t)h->chip.line_bytes;
   rcce_g.mpb_bytes = (uint32_t)h->chip.mpb_bytes_per_core;
   if (rcce_g.line != RCCE_LINE_SIZE) die("%s", "chip line size differs from RCCE_LINE_SIZE (32)");
-  if (h->debug) RCCE_debug_set(RCCE_DEBUG_ALL);
+  if (h->set.debug) RCCE_debug_set(RCCE_DEBUG_ALL);
   RCCE_IAM = rcce_g.ue;
   RCCE_NP = rcce_g.nue;
   for (int u = 0; u < rcce_g.nue; u++) RCCE_comm_buffer[u] = hw_mpb(&rcce_g.job, hw_ue(&rcce_g.job, u)->core);
-  if (h->asym_fence && hw_asym_fence_register() != 0) die("%s", "membarrier registration refused (set OPENSCC_ASYM_FENCE=0)");
+  if (h->set.asym_fence && hw_asym_fence_register() != 0) die("%s", "membarrier registration refused (set OPENSCC_ASYM_FENCE=0)");
   allow_single_copy_peers(h);
   struct hw_ue *me = hw_ue(&rcce_g.job, rcce_g.ue);
   me->pid = (int32_t)getpid();
@@ -152,8 +152,8 @@ static int init_common(int flag_mode, int gory) {
   uint32_t nlines = rcce_g.mpb_bytes / rcce_g.line;
   rcce_g.flag_line = calloc(nlines, 1);
   rcce_g.recv_queue = calloc((size_t)rcce_g.nue, sizeof *rcce_g.recv_queue);
-  if (!rcce_g.flag_line || !rcce_g.recv_queue || range_alloc_init(&rcce_g.mpb_alloc, nlines) ||
-      range_alloc_init(&rcce_g.shm_alloc, h->shared_bytes / rcce_g.line))
+  if (!rcce_g.flag_line || !rcce_g.recv_queue || rcce_range_alloc_init(&rcce_g.mpb_alloc, nlines) ||
+      rcce_range_alloc_init(&rcce_g.shm_alloc, h->shared_bytes / rcce_g.line))
     die("%s", "out of memory");
   if (!gory) {
     check_flag_budget();
@@ -196,7 +196,7 @@ int RCCE_finalize(void) {
 double RCCE_wtime(void) {
   TIMING_SCOPE();
   /* Model mode: virtual seconds, frozen at RCCE_finalize. */
-  if (rcce_g.initialized && rcce_g.job.hdr->model) return timing_wtime();
+  if (rcce_g.initialized && rcce_g.job.hdr->set.model) return timing_wtime();
   struct timespec ts;
   clock_gettime(CLOCK_MONOTONIC, &ts);
   return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;

@@ -8,10 +8,10 @@
 t_vcharp rcce_alloc_lines(struct range_alloc *ra, unsigned char *base, size_t size, const char *where,
                           const char *what) {
   uint64_t lines = (size + rcce_g.line - 1) / rcce_g.line;
-  int64_t start = lines ? range_alloc_low(ra, lines) : -1;
+  int64_t start = lines ? rcce_range_alloc_low(ra, lines) : -1;
   if (start < 0) {
     rcce_error(RCCE_DEBUG_COMM, RCCE_ERROR_MALLOC, where, "%zu bytes requested, largest free %s block %llu bytes",
-               size, what, (unsigned long long)(range_largest_free(ra) * rcce_g.line));
+               size, what, (unsigned long long)(rcce_range_largest_free(ra) * rcce_g.line));
     return NULL;
   }
   return base + start * rcce_g.line;
@@ -25,7 +25,7 @@ t_vcharp RCCE_malloc(size_t size) {
 #define MIN_BUFFER_LINES 2
 
 int64_t rcce_reserve_mpb_lines(uint64_t lines) {
-  if (rcce_g.gory) return range_alloc_low(&rcce_g.mpb_alloc, lines);
+  if (rcce_g.gory) return rcce_range_alloc_low(&rcce_g.mpb_alloc, lines);
   uint64_t have = RCCE_chunk / rcce_g.line;
   if (have < lines + MIN_BUFFER_LINES) return -1;
   RCCE_chunk = (have - lines) * rcce_g.line;
@@ -34,7 +34,7 @@ int64_t rcce_reserve_mpb_lines(uint64_t lines) {
 
 t_vcharp RCCE_malloc_request(size_t size, size_t *chunk) {
   size_t want = size;
-  uint64_t largest = range_largest_free(&rcce_g.mpb_alloc) * rcce_g.line;
+  uint64_t largest = rcce_range_largest_free(&rcce_g.mpb_alloc) * rcce_g.line;
   while (want >= rcce_g.line && want > largest) want /= 2;
   want = want / rcce_g.line * rcce_g.line;
   t_vcharp p = want ? RCCE_malloc(want) : NULL;
@@ -52,7 +52,7 @@ static int mpb_offset(t_vcharp addr, size_t len, uint64_t *off) {
 void RCCE_free(t_vcharp ptr) {
   uint64_t off;
   if (mpb_offset(ptr, 0, &off) != 0 || off % rcce_g.line || rcce_g.flag_line[off / rcce_g.line] ||
-      range_free(&rcce_g.mpb_alloc, off / rcce_g.line) < 0)
+      rcce_range_free(&rcce_g.mpb_alloc, off / rcce_g.line) < 0)
     rcce_error(RCCE_DEBUG_COMM, RCCE_ERROR_MALLOC, "RCCE_free", "pointer was not returned by RCCE_malloc");
 }
 

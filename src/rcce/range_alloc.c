@@ -14,7 +14,7 @@ static int grow(void **arr, int *cap, int need, size_t elem) {
   return 0;
 }
 
-int range_alloc_init(struct range_alloc *ra, uint64_t total) {
+int rcce_range_alloc_init(struct range_alloc *ra, uint64_t total) {
   memset(ra, 0, sizeof *ra);
   ra->total = total;
   if (grow((void **)&ra->free_list, &ra->free_cap, 1, sizeof(struct range))) return -1;
@@ -22,7 +22,7 @@ int range_alloc_init(struct range_alloc *ra, uint64_t total) {
   return 0;
 }
 
-void range_alloc_destroy(struct range_alloc *ra) {
+void rcce_range_alloc_destroy(struct range_alloc *ra) {
   free(ra->free_list);
   free(ra->used);
   memset(ra, 0, sizeof *ra);
@@ -47,7 +47,7 @@ static void take(struct range_alloc *ra, int i, uint64_t start, uint64_t len) {
   }
 }
 
-int64_t range_alloc_low(struct range_alloc *ra, uint64_t len) {
+int64_t rcce_range_alloc_low(struct range_alloc *ra, uint64_t len) {
   if (len == 0) return -1;
   for (int i = 0; i < ra->nfree; i++) {
     if (ra->free_list[i].len >= len) {
@@ -60,7 +60,7 @@ int64_t range_alloc_low(struct range_alloc *ra, uint64_t len) {
   return -1;
 }
 
-int64_t range_alloc_high(struct range_alloc *ra, uint64_t len) {
+int64_t rcce_range_alloc_high(struct range_alloc *ra, uint64_t len) {
   if (len == 0) return -1;
   for (int i = ra->nfree - 1; i >= 0; i--) {
     if (ra->free_list[i].len >= len) {
@@ -73,7 +73,7 @@ int64_t range_alloc_high(struct range_alloc *ra, uint64_t len) {
   return -1;
 }
 
-int64_t range_free(struct range_alloc *ra, uint64_t start) {
+int64_t rcce_range_free(struct range_alloc *ra, uint64_t start) {
   int u = -1;
   for (int i = 0; i < ra->nused; i++)
     if (ra->used[i].start == start) u = i;
@@ -100,13 +100,13 @@ int64_t range_free(struct range_alloc *ra, uint64_t start) {
   return (int64_t)len;
 }
 
-uint64_t range_used_len(const struct range_alloc *ra, uint64_t start) {
+uint64_t rcce_range_used_len(const struct range_alloc *ra, uint64_t start) {
   for (int i = 0; i < ra->nused; i++)
     if (ra->used[i].start == start) return ra->used[i].len;
   return 0;
 }
 
-uint64_t range_largest_free(const struct range_alloc *ra) {
+uint64_t rcce_range_largest_free(const struct range_alloc *ra) {
   uint64_t best = 0;
   for (int i = 0; i < ra->nfree; i++)
     if (ra->free_list[i].len > best) best = ra->free_list[i].len;

@@ -20,16 +20,16 @@ struct range_alloc {
   int nused, used_cap;
 };
 
-int range_alloc_init(struct range_alloc *ra, uint64_t total);
-void range_alloc_destroy(struct range_alloc *ra);
+int rcce_range_alloc_init(struct range_alloc *ra, uint64_t total);
+void rcce_range_alloc_destroy(struct range_alloc *ra);
 /* First fit from the bottom; returns the start or -1. */
-int64_t range_alloc_low(struct range_alloc *ra, uint64_t len);
+int64_t rcce_range_alloc_low(struct range_alloc *ra, uint64_t len);
 /* From the top of the highest free range that fits; returns the start or -1. */
-int64_t range_alloc_high(struct range_alloc *ra, uint64_t len);
+int64_t rcce_range_alloc_high(struct range_alloc *ra, uint64_t len);
 /* Free the allocation starting at start; returns its length or -1. */
-int64_t range_free(struct range_alloc *ra, uint64_t start);
+int64_t rcce_range_free(struct range_alloc *ra, uint64_t start);
 /* Length of the allocation containing unit, or 0. */
-uint64_t range_used_len(const struct range_alloc *ra, uint64_t start);
-uint64_t range_largest_free(const struct range_alloc *ra);
+uint64_t rcce_range_used_len(const struct range_alloc *ra, uint64_t start);
+uint64_t rcce_range_largest_free(const struct range_alloc *ra);
 
 #endif

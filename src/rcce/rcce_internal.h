@@ -115,7 +115,7 @@ static inline void rcce_count_message(int sending, int peer, size_t size) {
     c->msgs_recv++;
     c->bytes_recv += size;
   }
-  if (rcce_g.job.hdr->trace_level >= HW_TRACE_TARGETS) timing_record_message(sending, peer, size);
+  if (rcce_g.job.hdr->set.trace_level >= HW_TRACE_TARGETS) timing_record_message(sending, peer, size);
 }
 
 /* Flags. */

@@ -10,7 +10,7 @@ void RCCE_shfree(t_vcharp ptr) {
   unsigned char *base = hw_shared(&rcce_g.job);
   uint64_t off = (uint64_t)((unsigned char *)ptr - base);
   if (!ptr || (unsigned char *)ptr < base || off >= rcce_g.job.hdr->shared_bytes || off % rcce_g.line ||
-      range_free(&rcce_g.shm_alloc, off / rcce_g.line) < 0)
+      rcce_range_free(&rcce_g.shm_alloc, off / rcce_g.line) < 0)
     rcce_error(RCCE_DEBUG_COMM, RCCE_ERROR_MALLOC, "RCCE_shfree", "pointer was not returned by RCCE_shmalloc");
 }
 

@@ -24,7 +24,7 @@ struct sc_desc {
 };
 
 int rcce_single_copy_wanted(size_t size, size_t chunk) {
-  return rcce_g.job.hdr->single_copy && size > chunk && size >= RCCE_SINGLE_COPY_MIN &&
+  return rcce_g.job.hdr->set.single_copy && size > chunk && size >= RCCE_SINGLE_COPY_MIN &&
          chunk >= sizeof(struct sc_desc);
 }
 

@@ -67,26 +67,26 @@ static int on_system_mail(int src, const void *msg, size_t len, uint64_t stamp_p
   if (len != sizeof m) return 0;
   memcpy(&m, msg, sizeof m);
   if (m.type == MAIL_REQUEST) return ring_push_unique(&incoming, (struct svm_request){m.page, m.requester, src, stamp_ps});
-  if ((int64_t)m.page == svm.wanted) { /* a grant for a page no longer wanted is stale: dropped */
-    svm.grant_src = src;
-    svm.grant_stamp = stamp_ps;
-    svm.granted = 1;
+  if ((int64_t)m.page == svm_g.wanted) { /* a grant for a page no longer wanted is stale: dropped */
+    svm_g.grant_src = src;
+    svm_g.grant_stamp = stamp_ps;
+    svm_g.granted = 1;
   }
   return 0;
 }
 
 static int held(uint32_t page) {
-  for (int i = 0; i < svm.nheld; i++)
-    if (svm.held[i] == (int64_t)page) return 1;
+  for (int i = 0; i < svm_g.nheld; i++)
+    if (svm_g.held[i] == (int64_t)page) return 1;
   return 0;
 }
 
-/* A mail to a UE that has left is dropped (mb_send_kind returns
+/* A mail to a UE that has left is dropped (mailbox_send_kind returns
  * MAILBOX_ERROR_GONE quietly for system mails): the departure protocol in
  * svm_internal.h makes up for it. */
 static void send_mail(int dest, uint32_t type, uint32_t page, int requester) {
   struct svm_mail m = {type, page, requester};
-  mb_send_kind(dest, &m, sizeof m, MB_KIND_SYSTEM);
+  mailbox_send_kind(dest, &m, sizeof m, MB_KIND_SYSTEM);
 }
 
 /* Whether the request's UE still faults on its page; a stale request is
@@ -94,27 +94,27 @@ static void send_mail(int dest, uint32_t type, uint32_t page, int requester) {
  * requester stops wanting the page only once it owns it, so nobody else can
  * be serving it then. */
 static int still_wanted(const struct svm_request *r) {
-  return __atomic_load_n(&svm.pool->want[r->requester], __ATOMIC_ACQUIRE) == (int64_t)r->page + 1;
+  return __atomic_load_n(&svm_g.pool->want[r->requester], __ATOMIC_ACQUIRE) == (int64_t)r->page + 1;
 }
 
 /* The owner's side of seed 003 section 6.1 (steps 3-5), or a forward. */
 static void serve(struct svm_request r) {
-  if (r.page >= svm.npages || r.requester < 0 || r.requester >= rcce_g.nue) return;
+  if (r.page >= svm_g.npages || r.requester < 0 || r.requester >= rcce_g.nue) return;
   if (!still_wanted(&r)) return; /* stale: the requester has the page, or took it when its owner left */
-  int32_t o = __atomic_load_n(&svm.owner[r.page], __ATOMIC_ACQUIRE);
-  if (o == me1() && (svm.wanted == (int64_t)r.page || held(r.page))) {
+  int32_t o = __atomic_load_n(&svm_g.owner[r.page], __ATOMIC_ACQUIRE);
+  if (o == me1() && (svm_g.wanted == (int64_t)r.page || held(r.page))) {
     ring_push_unique(&deferred, r); /* after our own access (on_trap); at most one per requester: fits */
     return;
   }
   struct timing_interrupt t;
   timing_interrupt_enter(&t);
-  mb_charge_async(r.from, r.stamp_ps);
+  mailbox_charge_async(r.from, r.stamp_ps);
   if (o == me1()) {
     svm_map(r.page, SVM_MAPPED_NONE); /* 3: clear the access permission */
     svm_flush();                      /*    and flush */
-    __atomic_store_n(&svm.owner[r.page], r.requester + 1, __ATOMIC_RELEASE); /* 4: the new owner */
+    __atomic_store_n(&svm_g.owner[r.page], r.requester + 1, __ATOMIC_RELEASE); /* 4: the new owner */
     MB_COUNT(svm_served);
-    if (timing_enabled) timing_ddr_word(svm.owner_shared_off + (uint64_t)r.page * sizeof(int32_t), 1);
+    if (timing_enabled) timing_ddr_word(svm_g.owner_shared_off + (uint64_t)r.page * sizeof(int32_t), 1);
     send_mail(r.requester, MAIL_GRANT, r.page, r.requester); /* 5: reply */
   } else if (o != 0 && o - 1 != r.requester) {
     send_mail(o - 1, MAIL_REQUEST, r.page, r.requester); /* ownership moved on: forward */
@@ -128,13 +128,13 @@ static void serve_requests(void) {
   for (;;) {
     mb_enter();
     int got = ring_pop(&incoming, &r);
-    mb_leave();
+    mailbox_leave();
     if (!got) return;
     serve(r);
   }
 }
 
-static uint32_t departures(void) { return __atomic_load_n(&svm.pool->departures, __ATOMIC_ACQUIRE); }
+static uint32_t departures(void) { return __atomic_load_n(&svm_g.pool->departures, __ATOMIC_ACQUIRE); }
 
 struct owner_wait {
   size_t page;
@@ -143,7 +143,7 @@ struct owner_wait {
 };
 static int owner_changed_or_granted(void *p) {
   struct owner_wait *w = p;
-  return __atomic_load_n(&svm.owner[w->page], __ATOMIC_ACQUIRE) != w->was || svm.granted ||
+  return __atomic_load_n(&svm_g.owner[w->page], __ATOMIC_ACQUIRE) != w->was || svm_g.granted ||
          departures() != w->departures;
 }
 
@@ -157,16 +157,16 @@ static int owner_changed_or_granted(void *p) {
 static void acquire(size_t page) {
   int asked = 0;
   uint32_t asked_at = 0; /* departures when the last request went out */
-  svm.granted = 0;
-  __atomic_store_n(&svm.pool->want[rcce_g.ue], (int64_t)page + 1, __ATOMIC_SEQ_CST);
+  svm_g.granted = 0;
+  __atomic_store_n(&svm_g.pool->want[rcce_g.ue], (int64_t)page + 1, __ATOMIC_SEQ_CST);
   for (;;) {
     uint32_t dep = departures();
-    int32_t o = __atomic_load_n(&svm.owner[page], __ATOMIC_ACQUIRE);
-    if (o == me1() && (!asked || svm.granted)) break;
+    int32_t o = __atomic_load_n(&svm_g.owner[page], __ATOMIC_ACQUIRE);
+    if (o == me1() && (!asked || svm_g.granted)) break;
     if (o == 0) {
-      if (!__atomic_load_n(&svm.frame_of[page], __ATOMIC_ACQUIRE)) svm_frame_of(page);
-      else __atomic_compare_exchange_n(&svm.owner[page], &o, me1(), 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE);
-      if (__atomic_load_n(&svm.owner[page], __ATOMIC_ACQUIRE) == me1()) {
+      if (!__atomic_load_n(&svm_g.frame_of[page], __ATOMIC_ACQUIRE)) svm_frame_of(page);
+      else __atomic_compare_exchange_n(&svm_g.owner[page], &o, me1(), 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE);
+      if (__atomic_load_n(&svm_g.owner[page], __ATOMIC_ACQUIRE) == me1()) {
         asked = 0; /* taken: no reply coming */
         break;
       }
@@ -179,11 +179,11 @@ static void acquire(size_t page) {
     }
     struct owner_wait w = {page, o, dep};
     struct hw_wait_desc why = {.kind = HW_WAIT_SVM_PAGE, .peer = o - 1};
-    mb_wait(owner_changed_or_granted, &w, &why);
+    mailbox_wait(owner_changed_or_granted, &w, &why);
   }
-  __atomic_store_n(&svm.pool->want[rcce_g.ue], 0, __ATOMIC_RELEASE); /* requests still on their way are stale */
+  __atomic_store_n(&svm_g.pool->want[rcce_g.ue], 0, __ATOMIC_RELEASE); /* requests still on their way are stale */
   if (asked) {
-    mb_charge_arrival(svm.grant_src, svm.grant_stamp);
+    mailbox_charge_arrival(svm_g.grant_src, svm_g.grant_stamp);
     MB_COUNT(svm_acquired);
   }
 }
@@ -217,26 +217,26 @@ static void on_segv(int sig, siginfo_t *info, void *vctx) {
     timing_enter();
     /* With --svm-check a lazy page faults again after every acquire: those
      * stand for cache misses, which the model does not charge. */
-    int refault = svm.check && svm.model[page] == SVM_LAZY_RELEASE && svm.touched[page];
+    int refault = svm_g.check && svm_g.model[page] == SVM_LAZY_RELEASE && svm_g.touched[page];
     if (!refault) timing_cycles(rcce_g.job.hdr->chip.time.svm_fault_cycles);
   }
-  svm.touched[page] = 1;
-  if (svm.departed) die("SVM access at %p after RCCE_finalize", info->si_addr);
-  else if (!svm.model[page]) die("access to %p, which lies in no svm_alloc area (never allocated, or freed)", info->si_addr);
-  else if (svm.readonly[page] && write) die("write to %p in a read-only SVM area (svm_protect_readonly)", info->si_addr);
-  else if (svm.readonly[page]) svm_map((size_t)page, SVM_MAPPED_READ);
-  else if (svm.model[page] == SVM_LAZY_RELEASE && svm.check) svm_cache_fault((size_t)page, write);
-  else if (svm.model[page] == SVM_LAZY_RELEASE) svm_map((size_t)page, SVM_MAPPED_WRITE); /* seed 003 6.2: stays mapped */
+  svm_g.touched[page] = 1;
+  if (svm_g.departed) die("SVM access at %p after RCCE_finalize", info->si_addr);
+  else if (!svm_g.model[page]) die("access to %p, which lies in no svm_alloc area (never allocated, or freed)", info->si_addr);
+  else if (svm_g.readonly[page] && write) die("write to %p in a read-only SVM area (svm_protect_readonly)", info->si_addr);
+  else if (svm_g.readonly[page]) svm_map((size_t)page, SVM_MAPPED_READ);
+  else if (svm_g.model[page] == SVM_LAZY_RELEASE && svm_g.check) svm_cache_fault((size_t)page, write);
+  else if (svm_g.model[page] == SVM_LAZY_RELEASE) svm_map((size_t)page, SVM_MAPPED_WRITE); /* seed 003 6.2: stays mapped */
   else {
     /* Requests for the page wait (serve) from here until the access has
      * executed: until the single-step trap after the faulting instruction. */
-    svm.wanted = page;
+    svm_g.wanted = page;
     acquire((size_t)page);
     svm_map((size_t)page, SVM_MAPPED_WRITE);
-    if (svm.nheld < (int)(sizeof svm.held / sizeof svm.held[0])) svm.held[svm.nheld++] = page;
-    svm.wanted = -1;
+    if (svm_g.nheld < (int)(sizeof svm_g.held / sizeof svm_g.held[0])) svm_g.held[svm_g.nheld++] = page;
+    svm_g.wanted = -1;
     uc->uc_mcontext.gregs[REG_EFL] |= TRAP_FLAG;
-    svm.trap_armed = 1;
+    svm_g.trap_armed = 1;
   }
   if (timing_enabled) timing_leave();
   errno = saved_errno;
@@ -244,20 +244,20 @@ static void on_segv(int sig, siginfo_t *info, void *vctx) {
 
 static void on_trap(int sig, siginfo_t *info, void *vctx) {
   ucontext_t *uc = vctx;
-  if (!svm.trap_armed) {
+  if (!svm_g.trap_armed) {
     chain(&prev_trap, sig, info, vctx);
     return;
   }
   int saved_errno = errno;
   uc->uc_mcontext.gregs[REG_EFL] &= ~(greg_t)TRAP_FLAG;
-  svm.trap_armed = 0;
-  svm.nheld = 0;
+  svm_g.trap_armed = 0;
+  svm_g.nheld = 0;
   struct svm_request r;
   mb_enter();
   while (ring_pop(&deferred, &r)) ring_push_unique(&incoming, r);
-  mb_leave();
-  mb_kick();
-  mb_dispatch();
+  mailbox_leave();
+  mailbox_kick();
+  mailbox_dispatch();
   errno = saved_errno;
 }
 
@@ -266,7 +266,7 @@ int svm_fault_start(void) {
   incoming = (struct request_ring){calloc(cap, sizeof(struct svm_request)), 0, 0, cap};
   deferred = (struct request_ring){calloc(cap, sizeof(struct svm_request)), 0, 0, cap};
   if (!incoming.r || !deferred.r) return -1;
-  mb_set_system(on_system_mail, serve_requests);
+  mailbox_set_system(on_system_mail, serve_requests);
   struct sigaction sa;
   memset(&sa, 0, sizeof sa);
   sigemptyset(&sa.sa_mask);
@@ -283,13 +283,13 @@ void svm_fault_depart(void) {
    * hand it a page back.  Then give up every owned page (waiters see the
    * vector entry cleared and take it), and count the departure: UEs whose
    * request this UE took with it ask again (acquire). */
-  mb_close();
-  mmap(svm.base, svm.npages * SVM_PAGE_SIZE, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED, -1, 0);
-  memset(svm.mapped, 0, svm.npages);
-  for (size_t p = 0; p < svm.npages; p++) {
+  mailbox_close();
+  mmap(svm_g.base, svm_g.npages * SVM_PAGE_SIZE, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED, -1, 0);
+  memset(svm_g.mapped, 0, svm_g.npages);
+  for (size_t p = 0; p < svm_g.npages; p++) {
     int32_t mine = me1();
-    __atomic_compare_exchange_n(&svm.owner[p], &mine, 0, 0, __ATOMIC_ACQ_REL, __ATOMIC_RELAXED);
+    __atomic_compare_exchange_n(&svm_g.owner[p], &mine, 0, 0, __ATOMIC_ACQ_REL, __ATOMIC_RELAXED);
   }
-  __atomic_fetch_add(&svm.pool->departures, 1, __ATOMIC_SEQ_CST);
+  __atomic_fetch_add(&svm_g.pool->departures, 1, __ATOMIC_SEQ_CST);
   for (int u = 0; u < rcce_g.nue; u++) hw_ring(&rcce_g.job, u);
 }

@@ -8,32 +8,32 @@
 #include "svm_internal.h"
 
 static void pool_lock(void) {
-  volatile uint32_t *w = (volatile uint32_t *)&svm.pool->lock;
+  volatile uint32_t *w = (volatile uint32_t *)&svm_g.pool->lock;
   if (timing_enabled) timing_tas_access(rcce_g.core); /* seed 003: the scratch pad's lock is a test-and-set register */
   while (__atomic_exchange_n(w, 1, __ATOMIC_ACQUIRE) != 0)
     while (__atomic_load_n(w, __ATOMIC_RELAXED)) hw_cpu_relax();
 }
 
-static void pool_unlock(void) { __atomic_store_n(&svm.pool->lock, 0, __ATOMIC_RELEASE); }
+static void pool_unlock(void) { __atomic_store_n(&svm_g.pool->lock, 0, __ATOMIC_RELEASE); }
 
 static int frame_mc(size_t f) {
-  return chip_shared_mc(&rcce_g.job.hdr->chip, svm.frames_shared_off + (unsigned long long)f * SVM_PAGE_SIZE);
+  return chip_shared_mc(&rcce_g.job.hdr->chip, svm_g.frames_shared_off + (unsigned long long)f * SVM_PAGE_SIZE);
 }
 
 /* A free frame behind memory controller mc, or -1.  Frames below the
  * controller's hint are in use (svm_frames_release lowers it). */
 static int64_t free_frame_at(int mc) {
-  for (size_t f = svm.pool->mc_hint[mc]; f < svm.npages; f++)
-    if (!svm.frame_used[f] && frame_mc(f) == mc) {
-      svm.pool->mc_hint[mc] = f + 1;
+  for (size_t f = svm_g.pool->mc_hint[mc]; f < svm_g.npages; f++)
+    if (!svm_g.frame_used[f] && frame_mc(f) == mc) {
+      svm_g.pool->mc_hint[mc] = f + 1;
       return (int64_t)f;
     }
-  svm.pool->mc_hint[mc] = svm.npages;
+  svm_g.pool->mc_hint[mc] = svm_g.npages;
   return -1;
 }
 
 /* Controllers by distance from this UE's tile; ties go to the lower
- * controller number (docs/svm.md "Affinity-on-first-touch"). */
+ * controller number (docs/svm_g.md "Affinity-on-first-touch"). */
 static int64_t take_frame(void) {
   const struct chip_desc *c = &rcce_g.job.hdr->chip;
   int tried[CHIP_MAX_MC] = {0};
@@ -49,10 +49,10 @@ static int64_t take_frame(void) {
 }
 
 uint32_t svm_frame_of(size_t page) {
-  uint32_t f = __atomic_load_n(&svm.frame_of[page], __ATOMIC_ACQUIRE);
+  uint32_t f = __atomic_load_n(&svm_g.frame_of[page], __ATOMIC_ACQUIRE);
   if (f) return f - 1;
   pool_lock();
-  f = __atomic_load_n(&svm.frame_of[page], __ATOMIC_ACQUIRE);
+  f = __atomic_load_n(&svm_g.frame_of[page], __ATOMIC_ACQUIRE);
   if (!f) {
     int64_t got = take_frame();
     if (got < 0) {
@@ -60,14 +60,14 @@ uint32_t svm_frame_of(size_t page) {
       rcce_report(SVM_ERROR_NOMEM, "page fault", "no free SVM frame for page %zu (rccerun --svm-size)", page);
       _exit(1);
     }
-    svm.frame_used[got] = 1;
+    svm_g.frame_used[got] = 1;
     MB_COUNT(svm_frames);
-    svm.pool->frames_allocated++;
-    memset(svm.frames + (size_t)got * SVM_PAGE_SIZE, 0, SVM_PAGE_SIZE); /* a fresh page reads as zeros */
+    svm_g.pool->frames_allocated++;
+    memset(svm_g.frames + (size_t)got * SVM_PAGE_SIZE, 0, SVM_PAGE_SIZE); /* a fresh page reads as zeros */
     timing_cycles(rcce_g.job.hdr->chip.time.svm_frame_cycles);
-    if (svm.model[page] == SVM_STRONG) __atomic_store_n(&svm.owner[page], rcce_g.ue + 1, __ATOMIC_RELEASE);
+    if (svm_g.model[page] == SVM_STRONG) __atomic_store_n(&svm_g.owner[page], rcce_g.ue + 1, __ATOMIC_RELEASE);
     f = (uint32_t)got + 1;
-    __atomic_store_n(&svm.frame_of[page], f, __ATOMIC_RELEASE);
+    __atomic_store_n(&svm_g.frame_of[page], f, __ATOMIC_RELEASE);
   }
   pool_unlock();
   return f - 1;
@@ -76,12 +76,12 @@ uint32_t svm_frame_of(size_t page) {
 void svm_frames_release(size_t first, size_t n) {
   pool_lock();
   for (size_t p = first; p < first + n; p++) {
-    uint32_t f = __atomic_exchange_n(&svm.frame_of[p], 0, __ATOMIC_ACQ_REL);
+    uint32_t f = __atomic_exchange_n(&svm_g.frame_of[p], 0, __ATOMIC_ACQ_REL);
     if (!f) continue;
-    svm.frame_used[f - 1] = 0;
+    svm_g.frame_used[f - 1] = 0;
     int mc = frame_mc(f - 1);
-    if (svm.pool->mc_hint[mc] > f - 1) svm.pool->mc_hint[mc] = f - 1;
-    __atomic_store_n(&svm.owner[p], 0, __ATOMIC_RELEASE);
+    if (svm_g.pool->mc_hint[mc] > f - 1) svm_g.pool->mc_hint[mc] = f - 1;
+    __atomic_store_n(&svm_g.owner[p], 0, __ATOMIC_RELEASE);
   }
   pool_unlock();
 }
@@ -90,17 +90,17 @@ int svm_map(size_t page, int prot) {
   int p = prot == SVM_MAPPED_WRITE ? PROT_READ | PROT_WRITE : prot == SVM_MAPPED_READ ? PROT_READ : PROT_NONE;
   void *at = svm_page_addr(page);
   if (prot == SVM_MAPPED_NONE) {
-    if (svm.mapped[page] != SVM_MAPPED_NONE && mprotect(at, SVM_PAGE_SIZE, PROT_NONE) != 0) return -1;
-  } else if (svm.mapped[page] == SVM_MAPPED_NONE) {
-    uint64_t off = svm.frames_file_off + (uint64_t)svm_frame_of(page) * SVM_PAGE_SIZE;
+    if (svm_g.mapped[page] != SVM_MAPPED_NONE && mprotect(at, SVM_PAGE_SIZE, PROT_NONE) != 0) return -1;
+  } else if (svm_g.mapped[page] == SVM_MAPPED_NONE) {
+    uint64_t off = svm_g.frames_file_off + (uint64_t)svm_frame_of(page) * SVM_PAGE_SIZE;
     if (mmap(at, SVM_PAGE_SIZE, p, MAP_SHARED | MAP_FIXED, rcce_g.job.fd, (off_t)off) == MAP_FAILED) return -1;
   } else if (mprotect(at, SVM_PAGE_SIZE, p) != 0) return -1;
-  svm.mapped[page] = (unsigned char)prot;
+  svm_g.mapped[page] = (unsigned char)prot;
   return 0;
 }
 
 int svm_page_controller(const void *p) {
   int64_t page = svm_page_of(p);
-  uint32_t f = page < 0 ? 0 : __atomic_load_n(&svm.frame_of[page], __ATOMIC_ACQUIRE);
+  uint32_t f = page < 0 ? 0 : __atomic_load_n(&svm_g.frame_of[page], __ATOMIC_ACQUIRE);
   return f ? frame_mc(f - 1) : -1;
 }

@@ -8,7 +8,7 @@
 
 #include "svm_internal.h"
 
-struct svm_state svm = {.wanted = -1};
+struct svm_state svm_g = {.wanted = -1};
 
 enum svm_op { OP_INIT = 1, OP_ALLOC, OP_FREE, OP_READONLY };
 
@@ -24,7 +24,7 @@ const char *svm_error_string(int code) {
   }
 }
 
-int svm_last_error(void) { return svm.last_error; }
+int svm_last_error(void) { return svm_g.last_error; }
 
 static const char *op_name(int op) {
   switch (op) {
@@ -48,13 +48,13 @@ static void describe(char *out, size_t n, const struct svm_call *c) {
  * reach the same verdict.  A UE that never calls leaves the others in the
  * barrier, where rccerun's deadlock report names it. */
 static int collective(int op, int model, uint64_t a, uint64_t b) {
-  struct svm_call mine = {++svm.calls, op, model, a, b};
-  svm.pool->board[rcce_g.ue] = mine;
+  struct svm_call mine = {++svm_g.calls, op, model, a, b};
+  svm_g.pool->board[rcce_g.ue] = mine;
   RCCE_barrier(&RCCE_COMM_WORLD);
   int odd = -1;
   for (int u = 1; u < rcce_g.nue && odd < 0; u++)
-    if (memcmp(&svm.pool->board[u], &svm.pool->board[0], sizeof mine) != 0) odd = u;
-  struct svm_call first = svm.pool->board[0], other = odd > 0 ? svm.pool->board[odd] : first;
+    if (memcmp(&svm_g.pool->board[u], &svm_g.pool->board[0], sizeof mine) != 0) odd = u;
+  struct svm_call first = svm_g.pool->board[0], other = odd > 0 ? svm_g.pool->board[odd] : first;
   RCCE_barrier(&RCCE_COMM_WORLD); /* nobody posts the next call before all have compared */
   if (odd < 0) return SVM_SUCCESS;
   char d0[96], d1[96];
@@ -75,78 +75,78 @@ static int layout_pool(void) {
   if (!n) return -1;
   unsigned char *pool = hw_svm_pool(&rcce_g.job);
   uint64_t tables = align_up(head + n * per_page, SVM_PAGE_SIZE);
-  svm.npages = (size_t)n;
-  svm.pool = (struct svm_pool_header *)pool;
-  svm.frame_of = (_Atomic uint32_t *)(pool + head);
-  svm.owner = (_Atomic int32_t *)(pool + head + n * sizeof(uint32_t));
-  svm.frame_used = pool + head + n * (sizeof(uint32_t) + sizeof(int32_t));
-  svm.frames = pool + tables;
-  svm.frames_file_off = h->svm_off + tables;
-  svm.frames_shared_off = h->svm_off - h->shared_off + tables;
-  svm.owner_shared_off = h->svm_off - h->shared_off + head + n * sizeof(uint32_t);
+  svm_g.npages = (size_t)n;
+  svm_g.pool = (struct svm_pool_header *)pool;
+  svm_g.frame_of = (_Atomic uint32_t *)(pool + head);
+  svm_g.owner = (_Atomic int32_t *)(pool + head + n * sizeof(uint32_t));
+  svm_g.frame_used = pool + head + n * (sizeof(uint32_t) + sizeof(int32_t));
+  svm_g.frames = pool + tables;
+  svm_g.frames_file_off = h->svm_off + tables;
+  svm_g.frames_shared_off = h->svm_off - h->shared_off + tables;
+  svm_g.owner_shared_off = h->svm_off - h->shared_off + head + n * sizeof(uint32_t);
   return 0;
 }
 
 static void svm_depart(void) {
-  if (svm.check) svm_cache_release(); /* the last writes reach memory */
+  if (svm_g.check) svm_cache_release(); /* the last writes reach memory */
   svm_fault_depart();
-  svm.departed = 1;
+  svm_g.departed = 1;
 }
 
 int svm_init(void) {
   TIMING_SCOPE();
   if (!rcce_g.initialized || rcce_g.finalized) return rcce_report(SVM_ERROR_NOT_INIT, "svm_init", "call RCCE_init first");
-  if (svm.ready) return SVM_SUCCESS;
+  if (svm_g.ready) return SVM_SUCCESS;
   if (mailbox_init() != MAILBOX_SUCCESS)
     return rcce_report(SVM_ERROR_MAILBOX, "svm_init", "the mailbox system (needed for page ownership) did not start");
   if (layout_pool() != 0)
     return rcce_report(SVM_ERROR_NOMEM, "svm_init", "the SVM pool of %llu bytes holds no page (rccerun --svm-size)",
                        (unsigned long long)rcce_g.job.hdr->svm_bytes);
-  size_t bytes = svm.npages * SVM_PAGE_SIZE;
+  size_t bytes = svm_g.npages * SVM_PAGE_SIZE;
   void *w = mmap(SVM_WINDOW_HINT, bytes, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED_NOREPLACE, -1, 0);
   if (w != SVM_WINDOW_HINT) {
     if (w != MAP_FAILED) munmap(w, bytes);
     return rcce_report(SVM_ERROR_NOMEM, "svm_init", "cannot reserve %zu bytes of address space at %p for the SVM window", bytes,
                        SVM_WINDOW_HINT);
   }
-  svm.base = w;
-  svm.model = calloc(svm.npages, 1);
-  svm.readonly = calloc(svm.npages, 1);
-  svm.mapped = calloc(svm.npages, 1);
-  svm.alloc_pages = calloc(svm.npages, sizeof *svm.alloc_pages);
-  svm.touched = calloc(svm.npages, 1);
-  svm.check = rcce_g.job.hdr->svm_check;
-  if (svm.check) {
-    svm.copies = calloc(svm.npages, sizeof *svm.copies);
-    svm.twins = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  svm_g.base = w;
+  svm_g.model = calloc(svm_g.npages, 1);
+  svm_g.readonly = calloc(svm_g.npages, 1);
+  svm_g.mapped = calloc(svm_g.npages, 1);
+  svm_g.alloc_pages = calloc(svm_g.npages, sizeof *svm_g.alloc_pages);
+  svm_g.touched = calloc(svm_g.npages, 1);
+  svm_g.check = rcce_g.job.hdr->set.svm_check;
+  if (svm_g.check) {
+    svm_g.copies = calloc(svm_g.npages, sizeof *svm_g.copies);
+    svm_g.twins = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
   }
-  if (!svm.model || !svm.readonly || !svm.mapped || !svm.alloc_pages || !svm.touched ||
-      (svm.check && (!svm.copies || svm.twins == MAP_FAILED)) || range_alloc_init(&svm.vspace, svm.npages) ||
+  if (!svm_g.model || !svm_g.readonly || !svm_g.mapped || !svm_g.alloc_pages || !svm_g.touched ||
+      (svm_g.check && (!svm_g.copies || svm_g.twins == MAP_FAILED)) || rcce_range_alloc_init(&svm_g.vspace, svm_g.npages) ||
       svm_fault_start() != 0)
     return rcce_report(SVM_ERROR_NOMEM, "svm_init", "out of memory for the page tables");
   rcce_at_finalize(svm_depart);
-  int rc = collective(OP_INIT, 0, svm.npages, 0);
-  svm.ready = rc == SVM_SUCCESS;
-  hw_ue(&rcce_g.job, rcce_g.ue)->svm_on = svm.ready;
+  int rc = collective(OP_INIT, 0, svm_g.npages, 0);
+  svm_g.ready = rc == SVM_SUCCESS;
+  hw_ue(&rcce_g.job, rcce_g.ue)->svm_on = svm_g.ready;
   return rc;
 }
 
 void *svm_alloc(size_t bytes, int model) {
   TIMING_SCOPE();
-  int rc = svm.ready ? collective(OP_ALLOC, model, bytes, 0)
+  int rc = svm_g.ready ? collective(OP_ALLOC, model, bytes, 0)
                      : rcce_report(SVM_ERROR_NOT_INIT, "svm_alloc", "call svm_init first");
   if (rc == SVM_SUCCESS && (bytes == 0 || (model != SVM_STRONG && model != SVM_LAZY_RELEASE)))
     rc = rcce_report(SVM_ERROR_ARG, "svm_alloc", "%zu bytes of model %d: give bytes > 0 and SVM_STRONG or SVM_LAZY_RELEASE",
                      bytes, model);
   size_t n = (bytes + SVM_PAGE_SIZE - 1) / SVM_PAGE_SIZE;
-  int64_t first = rc == SVM_SUCCESS ? range_alloc_low(&svm.vspace, n) : -1;
+  int64_t first = rc == SVM_SUCCESS ? rcce_range_alloc_low(&svm_g.vspace, n) : -1;
   if (rc == SVM_SUCCESS && first < 0)
     rc = rcce_report(SVM_ERROR_NOMEM, "svm_alloc", "%zu pages asked, the SVM window has %llu free in one piece (rccerun --svm-size)",
-                     n, (unsigned long long)range_largest_free(&svm.vspace));
-  svm.last_error = rc;
+                     n, (unsigned long long)rcce_range_largest_free(&svm_g.vspace));
+  svm_g.last_error = rc;
   if (rc != SVM_SUCCESS) return NULL;
-  memset(svm.model + first, model, n);
-  svm.alloc_pages[first] = (uint32_t)n;
+  memset(svm_g.model + first, model, n);
+  svm_g.alloc_pages[first] = (uint32_t)n;
   timing_cycles((double)n * rcce_g.job.hdr->chip.time.svm_reserve_page_cycles); /* page-table entries */
   return svm_page_addr((size_t)first);
 }
@@ -154,21 +154,21 @@ void *svm_alloc(size_t bytes, int model) {
 /* The page of p when p lies in the window, else -1. */
 int svm_free(void *p) {
   TIMING_SCOPE();
-  if (!svm.ready) return rcce_report(SVM_ERROR_NOT_INIT, "svm_free", "call svm_init first");
+  if (!svm_g.ready) return rcce_report(SVM_ERROR_NOT_INIT, "svm_free", "call svm_init first");
   int rc = collective(OP_FREE, 0, (uint64_t)(uintptr_t)p, 0);
   if (rc != SVM_SUCCESS) return rc;
   int64_t first = svm_page_of(p);
-  if (first < 0 || (unsigned char *)p != svm_page_addr((size_t)first) || !svm.alloc_pages[first])
+  if (first < 0 || (unsigned char *)p != svm_page_addr((size_t)first) || !svm_g.alloc_pages[first])
     return rcce_report(SVM_ERROR_ARG, "svm_free", "%p was not returned by svm_alloc (or is freed already)", p);
-  size_t n = svm.alloc_pages[first];
-  if (svm.check) svm_cache_forget((size_t)first, n);
+  size_t n = svm_g.alloc_pages[first];
+  if (svm_g.check) svm_cache_forget((size_t)first, n);
   mmap(p, n * SVM_PAGE_SIZE, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED, -1, 0);
-  memset(svm.model + first, 0, n);
-  memset(svm.touched + first, 0, n);
-  memset(svm.readonly + first, 0, n);
-  memset(svm.mapped + first, 0, n);
-  svm.alloc_pages[first] = 0;
-  range_free(&svm.vspace, (uint64_t)first);
+  memset(svm_g.model + first, 0, n);
+  memset(svm_g.touched + first, 0, n);
+  memset(svm_g.readonly + first, 0, n);
+  memset(svm_g.mapped + first, 0, n);
+  svm_g.alloc_pages[first] = 0;
+  rcce_range_free(&svm_g.vspace, (uint64_t)first);
   RCCE_barrier(&RCCE_COMM_WORLD); /* every UE has unmapped the area */
   if (rcce_g.ue == 0) svm_frames_release((size_t)first, n);
   RCCE_barrier(&RCCE_COMM_WORLD); /* before anyone allocates again */
@@ -177,21 +177,21 @@ int svm_free(void *p) {
 
 int svm_protect_readonly(void *p, size_t bytes) {
   TIMING_SCOPE();
-  if (!svm.ready) return rcce_report(SVM_ERROR_NOT_INIT, "svm_protect_readonly", "call svm_init first");
+  if (!svm_g.ready) return rcce_report(SVM_ERROR_NOT_INIT, "svm_protect_readonly", "call svm_init first");
   svm_flush(); /* everybody's writes reach memory before the pages freeze */
   int rc = collective(OP_READONLY, 0, (uint64_t)(uintptr_t)p, bytes);
   if (rc != SVM_SUCCESS) return rc;
   int64_t first = svm_page_of(p), last = bytes ? svm_page_of((unsigned char *)p + bytes - 1) : -1;
   for (int64_t q = first; q >= 0 && q <= last; q++)
-    if (!svm.model[q]) last = -1;
+    if (!svm_g.model[q]) last = -1;
   if (first < 0 || last < first)
     return rcce_report(SVM_ERROR_ARG, "svm_protect_readonly", "[%p, +%zu) is not inside svm_alloc areas", p, bytes);
   /* seed 003 section 6.4: the pages lose their write permission everywhere;
    * nobody owns them any more, every UE may map them for reading. */
   for (int64_t q = first; q <= last; q++) {
-    svm.readonly[q] = 1;
-    if (svm.check && svm.model[q] == SVM_LAZY_RELEASE) svm_cache_forget((size_t)q, 1); /* the frame from now on */
-    else if (svm.mapped[q] != SVM_MAPPED_NONE) svm_map((size_t)q, SVM_MAPPED_READ);
+    svm_g.readonly[q] = 1;
+    if (svm_g.check && svm_g.model[q] == SVM_LAZY_RELEASE) svm_cache_forget((size_t)q, 1); /* the frame from now on */
+    else if (svm_g.mapped[q] != SVM_MAPPED_NONE) svm_map((size_t)q, SVM_MAPPED_READ);
   }
   RCCE_barrier(&RCCE_COMM_WORLD);
   return SVM_SUCCESS;
@@ -202,19 +202,19 @@ int svm_protect_readonly(void *p, size_t bytes) {
  * tagged MPBT (CL1INVMB).  This host keeps memory coherent, so both are
  * fences -- unless --svm-check keeps private copies (cache.c). */
 void svm_flush(void) {
-  if (svm.check) svm_cache_release();
+  if (svm_g.check) svm_cache_release();
   __atomic_thread_fence(__ATOMIC_SEQ_CST);
 }
 void svm_invalidate(void) {
   TIMING_SCOPE();
-  if (svm.check) svm_cache_acquire();
+  if (svm_g.check) svm_cache_acquire();
   __atomic_thread_fence(__ATOMIC_SEQ_CST);
   timing_cycles(1); /* ref 1 "MPBT type": CL1INVMB takes one cycle */
 }
 
 int svm_barrier(void) {
   TIMING_SCOPE();
-  if (!svm.ready) return rcce_report(SVM_ERROR_NOT_INIT, "svm_barrier", "call svm_init first");
+  if (!svm_g.ready) return rcce_report(SVM_ERROR_NOT_INIT, "svm_barrier", "call svm_init first");
   svm_flush();
   RCCE_barrier(&RCCE_COMM_WORLD);
   svm_invalidate();
@@ -222,7 +222,7 @@ int svm_barrier(void) {
 }
 
 static int check_lock(int id, const char *where) {
-  if (!svm.ready) return rcce_report(SVM_ERROR_NOT_INIT, where, "call svm_init first");
+  if (!svm_g.ready) return rcce_report(SVM_ERROR_NOT_INIT, where, "call svm_init first");
   if (id < 0 || id >= rcce_g.nue) return rcce_report(SVM_ERROR_ARG, where, "lock %d does not exist (0..%d)", id, rcce_g.nue - 1);
   return SVM_SUCCESS;
 }

@@ -45,7 +45,7 @@
 
 enum svm_prot { SVM_MAPPED_NONE = 0, SVM_MAPPED_READ = 1, SVM_MAPPED_WRITE = 2 };
 
-/* A collective call as posted on the board (svm.c). */
+/* A collective call as posted on the board (svm_g.c). */
 struct svm_call {
   uint64_t seq;
   int32_t op;
@@ -102,15 +102,15 @@ struct svm_state {
   int nheld, trap_armed;
 };
 
-extern struct svm_state svm;
+extern struct svm_state svm_g;
 
 /* The window's pages. */
-static inline unsigned char *svm_page_addr(size_t page) { return svm.base + page * SVM_PAGE_SIZE; }
+static inline unsigned char *svm_page_addr(size_t page) { return svm_g.base + page * SVM_PAGE_SIZE; }
 /* The window's page holding p, or -1. */
 static inline int64_t svm_page_of(const void *p) {
   const unsigned char *a = p;
-  if (!svm.base || a < svm.base || a >= svm.base + svm.npages * SVM_PAGE_SIZE) return -1;
-  return (int64_t)((size_t)(a - svm.base) / SVM_PAGE_SIZE);
+  if (!svm_g.base || a < svm_g.base || a >= svm_g.base + svm_g.npages * SVM_PAGE_SIZE) return -1;
+  return (int64_t)((size_t)(a - svm_g.base) / SVM_PAGE_SIZE);
 }
 
 /* frames.c: the page's frame, taken at the first touch from the memory

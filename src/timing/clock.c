@@ -62,7 +62,7 @@ static uint64_t probe_overhead_ns(void) {
 }
 
 int timing_init(struct hw_job *job, int ue) {
-  timing_enabled = job->hdr->model;
+  timing_enabled = job->hdr->set.model;
   if (!timing_enabled) return 0;
   timing_g.job = job;
   timing_g.chip = &job->hdr->chip;
@@ -74,7 +74,7 @@ int timing_init(struct hw_job *job, int ue) {
   /* The UE's computation is host time outside the runtime: wall time while
    * every UE has a host CPU (cheap to read), CPU time of the thread when UEs
    * outnumber CPUs and are preempted while computing. */
-  timing_g.host_clock = job->hdr->oversubscribed ? CLOCK_THREAD_CPUTIME_ID : CLOCK_MONOTONIC;
+  timing_g.host_clock = job->hdr->set.oversubscribed ? CLOCK_THREAD_CPUTIME_ID : CLOCK_MONOTONIC;
   timing_g.depth = 0;
   timing_g.cached_divider = timing_g.cached_vlevel = -1;
   /* An instrumented program has entered basic blocks before RCCE_init. */

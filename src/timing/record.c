@@ -14,13 +14,13 @@ static struct {
 void timing_record_init(struct hw_job *job, int ue) {
   rec.job = job;
   rec.ue = ue;
-  rec.level = job->hdr->trace_level;
+  rec.level = job->hdr->set.trace_level;
   timing_record_calls = rec.level >= HW_TRACE_TIMELINE;
 }
 
 /* In model mode the virtual clock (frozen once RCCE_finalize has stopped it). */
 static void record(uint32_t kind, int32_t arg, uint64_t size) {
-  hw_trace_record(rec.job, rec.ue, kind, arg, size, rec.job->hdr->model ? timing_g.clock->now_ps : 0);
+  hw_trace_record(rec.job, rec.ue, kind, arg, size, rec.job->hdr->set.model ? timing_g.clock->now_ps : 0);
 }
 
 int timing_record_call(const char *name, int *id) {

@@ -70,7 +70,7 @@ static void message_event(struct exporter *x, int ue, const struct hw_trace_even
 
 int trace_write_chrome(const struct hw_job *j, const char *path) {
   uint64_t nue = j->hdr->nue;
-  struct exporter x = {.j = j, .model = j->hdr->model, .first = 1, .host0 = 1e300};
+  struct exporter x = {.j = j, .model = j->hdr->set.model, .first = 1, .host0 = 1e300};
   x.ticks1 = hw_trace_clock();
   x.ns1 = hw_trace_monotonic_ns();
   x.sent = calloc(nue * nue, sizeof *x.sent);

@@ -40,17 +40,17 @@ static void check_error(const char *text, const char *suffix) {
 static void test_numbers(void) {
   long long i = 7;
   double d = 7;
-  CHECK(text_parse_int("1024", 1, 1024, &i) == 0 && i == 1024);
-  CHECK(text_parse_int("-3", -5, 5, &i) == 0 && i == -3);
+  CHECK(chip_text_parse_int("1024", 1, 1024, &i) == 0 && i == 1024);
+  CHECK(chip_text_parse_int("-3", -5, 5, &i) == 0 && i == -3);
   static const char *bad_ints[] = {"", " 5", "5 ", "+5", "-5", "1025", "0x10", "4294967297", "99999999999999999999", "5.0"};
-  for (size_t k = 0; k < sizeof bad_ints / sizeof bad_ints[0]; k++) CHECK(text_parse_int(bad_ints[k], 0, 1024, &i) != 0);
+  for (size_t k = 0; k < sizeof bad_ints / sizeof bad_ints[0]; k++) CHECK(chip_text_parse_int(bad_ints[k], 0, 1024, &i) != 0);
   CHECK_EQ(i, -3); /* untouched by failures */
-  CHECK(text_parse_double("0.5", 0, 1, &d) == 0 && d == 0.5);
-  CHECK(text_parse_double(".5", 0, 1, &d) == 0 && d == 0.5);
-  CHECK(text_parse_double("1e3", 0, 1000, &d) == 0 && d == 1000);
+  CHECK(chip_text_parse_double("0.5", 0, 1, &d) == 0 && d == 0.5);
+  CHECK(chip_text_parse_double(".5", 0, 1, &d) == 0 && d == 0.5);
+  CHECK(chip_text_parse_double("1e3", 0, 1000, &d) == 0 && d == 1000);
   static const char *bad_doubles[] = {"", "nan", "inf", "-inf", "infinity", "1e400", "1e-400", " 1", "1 ", "1x", "-0.5", "1000.5", "."};
   for (size_t k = 0; k < sizeof bad_doubles / sizeof bad_doubles[0]; k++)
-    CHECK(text_parse_double(bad_doubles[k], 0, 1000, &d) != 0);
+    CHECK(chip_text_parse_double(bad_doubles[k], 0, 1000, &d) != 0);
   double lo, hi;
   CHECK(chip_key_range("time_compute_slowdown", &lo, &hi) == 0 && lo == 0 && hi == 1000);
   CHECK(chip_key_range("frobnicate", &lo, &hi) != 0);

@@ -20,8 +20,8 @@ static void params(struct hw_job_params *p, int nue) {
   chip_preset("scc", &p->chip, err, sizeof err);
   for (int u = 0; u < nue; u++) p->ue_core[u] = 47 - u;
   p->shared_bytes = 1 << 20;
-  p->initial_divider = 3;
-  p->spin_limit = 10;
+  p->set.initial_divider = 3;
+  p->set.spin_limit = 10;
 }
 
 static void test_create_attach_unlink(void) {

@@ -21,8 +21,8 @@ static void start(int nue) {
   if (chip_preset("scc", &p.chip, err, sizeof err) != 0) abort();
   for (int u = 0; u < nue; u++) p.ue_core[u] = u;
   p.shared_bytes = 64 << 20;
-  p.initial_divider = 3;
-  p.model = 1;
+  p.set.initial_divider = 3;
+  p.set.model = 1;
   if (hw_job_create_private(&p, &job, err, sizeof err) != 0 || timing_init(&job, 0) != 0) {
     fprintf(stderr, "setup: %s\n", err);
     exit(2);

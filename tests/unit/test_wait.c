@@ -23,9 +23,9 @@ static struct hw_job make_job(int asym, int spin) {
   chip_preset("scc", &p.chip, err, sizeof err);
   p.ue_core[1] = 1;
   p.shared_bytes = 4096;
-  p.initial_divider = 3;
-  p.spin_limit = spin;
-  p.asym_fence = asym;
+  p.set.initial_divider = 3;
+  p.set.spin_limit = spin;
+  p.set.asym_fence = asym;
   if (hw_job_create_private(&p, &job, err, sizeof err) != 0) abort();
   return job;
 }
@@ -34,7 +34,7 @@ static volatile uint32_t *word_of(struct hw_job *j, int ue) { return (volatile u
 
 static void player(struct hw_job *j, int me, int first) {
   struct hw_wait_desc why = {.kind = HW_WAIT_RECV, .peer = 1 - me};
-  if (j->hdr->asym_fence && hw_asym_fence_register() != 0) _exit(5);
+  if (j->hdr->set.asym_fence && hw_asym_fence_register() != 0) _exit(5);
   for (uint32_t k = 1; k <= ROUNDS; k++) {
     if (!first) hw_wait_bits(j, me, word_of(j, me), ~0u, k, &why);
     __atomic_store_n(word_of(j, 1 - me), k, __ATOMIC_RELEASE);
