@@ -31,10 +31,12 @@ test: deps build test-asan-build
 	cd $(BUILD) && ctest --output-on-failure
 	cd $(ASAN_BUILD) && ctest --output-on-failure
 	$(PYTHON) -m pytest -q tests/integration python/tests
+	sh scripts/check-format.sh
 
+# BASELINE=REV: the revision the A/B group compares this tree with (default: bench/ab-baseline).
 bench: build
 	@OPENSCC_DEPS_LOG=$(BUILD)/install-deps.log sh scripts/install-deps.sh --bench
-	$(PYTHON) bench/run_bench.py
+	$(PYTHON) bench/run_bench.py --build $(BUILD) $(if $(BASELINE),--baseline $(BASELINE))
 	$(PYTHON) bench/model_bench.py --build $(BUILD)
 	$(PYTHON) bench/trace_bench.py --build $(BUILD)
 	$(PYTHON) bench/svm_bench.py --build $(BUILD)

@@ -11,6 +11,8 @@ floor, takes medians and writes
     bench/results/ircce.md          ping-ping vs MPI, flags, schemes, bursts)
     bench/results/load.json         the load group (waiting policies on an idle
     bench/results/load.md           and a loaded host, the polling iRCCE ring)
+    bench/results/ab.json           the A/B group (the foundation rows of this tree
+    bench/results/ab.md             against a baseline revision, alternately in one run)
 
 --build DIR takes another build tree (default build/) for both the tools
 (DIR/bin) and the compiled benchmark programs (DIR/bench/).
@@ -75,6 +77,14 @@ def option_parser() -> argparse.ArgumentParser:
     ap.add_argument("--load-out", default=None,
                     help="output path prefix of the load group (default bench/results/load, "
                          "--quick: load-quick)")
+    ap.add_argument("--ab-out", default=None,
+                    help="output path prefix of the A/B group (default bench/results/ab, "
+                         "--quick: ab-quick)")
+    ap.add_argument("--baseline", default=None, metavar="REV",
+                    help="git revision the A/B group compares this tree with (default: the one "
+                         "named in bench/ab-baseline)")
+    ap.add_argument("--ab-repeat", type=int, default=None,
+                    help="runs of each tree per A/B row (default 10, --quick: 2)")
     return ap
 
 
@@ -91,6 +101,9 @@ def main() -> int:
     if repeat < 1:
         ap.error("--repeat must be >= 1")
     args.repeat = repeat
+    args.ab_repeat = args.ab_repeat if args.ab_repeat is not None else (2 if args.quick else 10)
+    if args.ab_repeat < 1:
+        ap.error("--ab-repeat must be >= 1")
     if args.time_box is None:
         args.time_box = 0.02 if args.quick else 0.2
     if args.min_iters is None:
@@ -111,7 +124,8 @@ def main() -> int:
         RESULTS / ("ircce-quick" if args.quick else "ircce")
     load_prefix = Path(args.load_out) if args.load_out else \
         RESULTS / ("load-quick" if args.quick else "load")
-    return run(args, impls, groups, out_prefix, ircce_prefix, load_prefix)
+    ab_prefix = Path(args.ab_out) if args.ab_out else RESULTS / ("ab-quick" if args.quick else "ab")
+    return run(args, impls, groups, out_prefix, ircce_prefix, load_prefix, ab_prefix)
 
 
 if __name__ == "__main__":

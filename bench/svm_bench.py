@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Mailboxes and shared virtual memory (issue 6, make bench): seed 003's section 7 on OpenSCC.
+"""Mailboxes and shared virtual memory (issue 6, make bench): [SVM-2012] sec. 7 (docs/references.md) on OpenSCC.
 
   - Laplace (Fig. 9): apps/laplace in its three variants (mp: iRCCE message passing;
     strong and lazy: SVM) at 1, 2, 4, 8, 16, 32 and 48 UEs, the program's own timed
@@ -168,12 +168,12 @@ def markdown(doc: dict, runs: dict) -> str:
                                                   for v in LAPLACE_VARIANTS) + f" | {ratio('strong')} | {ratio('lazy')} |")
         return rows
 
-    out = ["# Mailboxes and shared virtual memory (seed 003, section 7)", "",
+    out = ["# Mailboxes and shared virtual memory ([SVM-2012] sec. 7)", "",
            f"`{doc['command']}` on {doc['host']['node']} ({doc['host']['cpus']} CPUs), {doc['date']}; "
            f"{r} runs per cell, interleaved; medians. Native times are host time, model-mode times virtual SCC "
            "time (`rccerun --model scc`, counted build).", ""]
 
-    out += ["## Laplace (seed 003 Fig. 9)", "",
+    out += ["## Laplace ([SVM-2012] Fig. 9)", "",
             f"`rccerun -nue N laplace VARIANT {doc['laplace_iterations']}`: 1024 x 512 doubles, "
             f"{doc['laplace_iterations']} iterations (the paper: 5000), the program's timed iterations in seconds "
             "(maximum over UEs). All runs of all variants and UE counts gave the same checksum bits: "
@@ -188,7 +188,7 @@ def markdown(doc: dict, runs: dict) -> str:
             f"All variants and UE counts gave the same checksum bits: **{'yes' if len(model_sums) == 1 else 'NO'}**.",
             "", *laplace_table("laplace_model", "{:.6f}", 3)]
 
-    out += ["", "## Table 1: average overhead of the SVM system (seed 003 section 7.2.1)", "",
+    out += ["", "## Table 1: average overhead of the SVM system ([SVM-2012] sec. 7.2.1)", "",
             "`rccerun -nue 2 --cores 0,30 svm_table1` (native) and the counted build with `--model scc` (model). "
             "The allocation row is the whole svm_alloc call, the others are per page. The paper's values "
             "(533 MHz cores) are for comparison.", "",
@@ -206,7 +206,7 @@ def markdown(doc: dict, runs: dict) -> str:
 
     mean = lambda x: x["mean_us"]
     med = lambda x: x["median_us"]
-    out += ["", "## Mailbox latency vs distance (seed 003 Fig. 6)", "",
+    out += ["", "## Mailbox latency vs distance ([SVM-2012] Fig. 6)", "",
             f"`rccerun -nue 2 --cores 0,K --mailbox irq|poll mailbox_pingpong {' '.join(PINGPONG_ARGS)}`: half round "
             "trip of a 28-byte mail in us; per run the mean (the paper's average) and the median over the round "
             "trips, then the median over the runs.", "",
@@ -217,7 +217,7 @@ def markdown(doc: dict, runs: dict) -> str:
             [cell(get("hops", mode, hops), f) for mode in ("irq", "poll") for f in (mean, med)] +
             [cell(get("hops_model", mode, hops), mean) for mode in ("irq", "poll")]) + " |")
 
-    out += ["", "## Mailbox latency vs active cores (seed 003 Fig. 7)", "",
+    out += ["", "## Mailbox latency vs active cores ([SVM-2012] Fig. 7)", "",
             f"`rccerun -nue N --cores 0,30,... --mailbox irq|poll mailbox_pingpong {' '.join(PINGPONG_ARGS)} "
             "[--background]`: UEs 0 and 1 on cores 0 and 30 (5 hops); the other UEs wait in mailbox_recv, or with "
             "`--background` mail each other in pairs. Mean (median) half round trip in us. On this host the "

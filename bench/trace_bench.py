@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
-"""Monitoring overhead per trace level (issue 5, make bench), like seed 002 Figs. 2-3.
+"""Monitoring overhead per trace level (issue 5, make bench), like [FURST-2011] Figs. 2-3 (docs/references.md).
 
 Runs stencil and shift at 2 and 48 UEs with every --trace level, R times each
 (interleaved), and reports per level the median execution time the program
-measures itself (its timed loop, as seed 002 measured the benchmarks) and its
+measures itself (its timed loop, as [FURST-2011] measured the benchmarks) and its
 ratio to --trace off; the launcher's wall time (which adds writing the job
 directory) is kept in the JSON.  Targets: targets <= 1.05x, sizes <= 1.20x.
 Writes bench/results/trace.{json,md}.

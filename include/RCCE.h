@@ -23,6 +23,10 @@
 extern "C" {
 #endif
 
+/* The public API: exported from librcce.a, whose other symbols are hidden
+ * (docs/architecture.md "The library's surface"). */
+#pragma GCC visibility push(default)
+
 #define _RCCE "2.0 (OpenSCC)"
 #define OPENSCC_RCCE 1
 
@@ -239,6 +243,8 @@ int RCCE_power_domain_size(void);
 void print_dividers(void);
 extern RCCE_COMM RCCE_P_COMM;
 #endif
+
+#pragma GCC visibility pop
 
 #ifdef __cplusplus
 }

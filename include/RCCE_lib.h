@@ -11,6 +11,10 @@
 extern "C" {
 #endif
 
+/* The public API: exported from librcce.a, whose other symbols are hidden
+ * (docs/architecture.md "The library's surface"). */
+#pragma GCC visibility push(default)
+
 #define RCCE_BUFF_SIZE RCCE_BUFF_SIZE_MAX
 /* RCCE_lib.h's PAD32byte: n bytes rounded up to whole 32-byte lines. */
 #define PAD32byte(n) (((n) + 31) / 32 * 32)
@@ -35,6 +39,8 @@ void RCCE_cache_invalidate(void);
  * and the comparison of two ints it is used with. */
 int RCCE_qsort(char *base, size_t nel, size_t width, int (*compar)(const void *, const void *));
 int id_compare(const void *e1, const void *e2);
+
+#pragma GCC visibility pop
 
 #ifdef __cplusplus
 }

@@ -18,6 +18,10 @@
 extern "C" {
 #endif
 
+/* The public API: exported from librcce.a, whose other symbols are hidden
+ * (docs/architecture.md "The library's surface"). */
+#pragma GCC visibility push(default)
+
 #define iRCCE_VERSION "2.0 (OpenSCC)"
 #define iRCCE_FLAIR
 
@@ -190,6 +194,8 @@ int iRCCE_irecv_cancel(iRCCE_RECV_REQUEST *request, int *test);
 #define iRCCE_isrecv_test iRCCE_irecv_test
 #define iRCCE_isrecv_wait iRCCE_irecv_wait
 #define iRCCE_isrecv_push iRCCE_irecv_push
+
+#pragma GCC visibility pop
 
 #ifdef __cplusplus
 }

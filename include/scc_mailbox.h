@@ -20,6 +20,10 @@
 extern "C" {
 #endif
 
+/* The public API: exported from librcce.a, whose other symbols are hidden
+ * (docs/architecture.md "The library's surface"). */
+#pragma GCC visibility push(default)
+
 /* Largest mail: a 32-byte line less the 4-byte header word. */
 #define MAILBOX_MAX_LEN 28
 
@@ -62,6 +66,8 @@ int mailbox_set_handler(void (*fn)(int src, const void *msg, size_t len));
 
 /* What a return code means. */
 const char *mailbox_error_string(int code);
+
+#pragma GCC visibility pop
 
 #ifdef __cplusplus
 }

@@ -22,6 +22,10 @@
 extern "C" {
 #endif
 
+/* The public API: exported from librcce.a, whose other symbols are hidden
+ * (docs/architecture.md "The library's surface"). */
+#pragma GCC visibility push(default)
+
 #define SVM_STRONG 1
 #define SVM_LAZY_RELEASE 2
 
@@ -63,6 +67,8 @@ int svm_page_controller(const void *p);
 /* The error of the last svm_alloc that returned NULL. */
 int svm_last_error(void);
 const char *svm_error_string(int code);
+
+#pragma GCC visibility pop
 
 #ifdef __cplusplus
 }

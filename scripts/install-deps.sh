@@ -1,7 +1,7 @@
 #!/bin/sh
 # Install what the build and tests need on a fresh Debian 12 machine.
 # Skips everything already present, so it is cheap to run every time.
-#   install-deps.sh          build + tests (cmake, gcc, g++, make, chromium, pytest; matplotlib, Jinja2, jsonschema for python/openscc)
+#   install-deps.sh          build + tests (cmake, gcc, g++, make, chromium, clang-format, pytest; matplotlib, Jinja2, jsonschema for python/openscc)
 #   install-deps.sh --bench  also the benchmark peers (MPICH, Open MPI)
 # The package managers' output goes to a log file (OPENSCC_DEPS_LOG, default build/install-deps.log);
 # the terminal gets one line per step, and the log's path and tail if a step fails.
@@ -17,6 +17,7 @@ command -v cc >/dev/null 2>&1 || need="$need gcc"
 command -v g++ >/dev/null 2>&1 || need="$need g++"  # rccec++ (C++ RCCE programs)
 command -v make >/dev/null 2>&1 || need="$need make"
 command -v chromium >/dev/null 2>&1 || need="$need chromium"  # the report's browser test (python/tests)
+command -v clang-format >/dev/null 2>&1 || need="$need clang-format"  # scripts/check-format.sh (make test)
 pyneed=""
 python3 -c 'import pytest' >/dev/null 2>&1 || pyneed="$pyneed pytest"
 python3 -c 'import matplotlib' >/dev/null 2>&1 || pyneed="$pyneed matplotlib"

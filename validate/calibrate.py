@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """make calibrate: the computation constants of the timing model for this host.
 
-Runs the 160 x 160 matrix-matrix kernel of the seed 000 performance/power paper,
+Runs the 160 x 160 matrix-matrix kernel of [PERFPOWER-2011],
 whose inner loop body takes 43 P54C cycles (the paper's MAQAO figure), so the
 kernel takes 160^3 x 43 cycles on an SCC core:
   - natively (an uninstrumented build), timing it on the host:
@@ -21,7 +21,7 @@ import sys
 import tempfile
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
-P54C_CYCLES = 160 ** 3 * 43  # seed 000: mat-mat body 43 cycles, unroll 1
+P54C_CYCLES = 160 ** 3 * 43  # [PERFPOWER-2011] (docs/references.md): mat-mat body 43 cycles, unroll 1
 REF_MHZ = 533                 # the scc preset's time_compute_ref_mhz (tile clock at divider 3)
 
 
@@ -50,7 +50,7 @@ def main() -> int:
         virtual = kernel_seconds([rccerun, "-nue", "1", "--model", "scc", "--chip", str(chip), "--job-dir", d,
                                   str(b / "validate" / "divider_kernels"), "matmat"])
     blocks = virtual * REF_MHZ * 1e6
-    print(f"# make calibrate: seed 000 mat-mat kernel, {P54C_CYCLES} P54C cycles")
+    print(f"# make calibrate: [PERFPOWER-2011] mat-mat kernel, {P54C_CYCLES} P54C cycles")
     print(f"#   host: {host * 1e3:.3f} ms (median of {a.runs}); counted: {blocks:.0f} basic blocks")
     print("base = scc")
     print(f"time_compute_slowdown = {slowdown:.1f}")

@@ -2,7 +2,7 @@
 """make validate: model-mode micro-experiments compared with published SCC figures.
 
 Every row runs programs under `rccerun --model scc` and compares what the model
-predicts with a figure of shared/scc-reference.md (docs/model.md, "Validation").
+predicts with a figure of docs/references.md (docs/model.md, "Validation").
 The programs are counted builds (rccecc --model-build): their computation is
 charged per basic block, so every run predicts the same times.
 Prints the table and writes validate/results/validation.{json,md}.  Exit status
@@ -104,7 +104,7 @@ def pingpong_rows(r: Runner) -> list[Row]:
         got = float(re.search(r"half_rtt_us (\S+)", out)[1])
         err = rel_error(got, published)
         rows.append(Row(f"iRCCE ping-pong, remote-put/local-get, {flags} flags, 8 B, cores 0-1 (us)",
-                        "ref 4, seed 004 Table I (fit of sw_call/sw_step)", f"{published}", f"{got:.3f}", err,
+                        "ref 4, [SCC-2BOARD] Table I (fit of sw_call/sw_step)", f"{published}", f"{got:.3f}", err,
                         "±15 %", err <= 0.15))
     return rows
 
@@ -117,7 +117,7 @@ def share_power_rows(r: Runner) -> list[Row]:
     rows = []
     for nue, published in ((2, 31.616), (48, 50.768)):
         err = rel_error(watts[nue], published)
-        rows.append(Row(f"Share power, {nue // 2} pair(s), 533/800/800 MHz (W)", "ref 4, seed 002 (fit of the power model)",
+        rows.append(Row(f"Share power, {nue // 2} pair(s), 533/800/800 MHz (W)", "ref 4, [FURST-2011] (fit of the power model)",
                         f"{published}", f"{watts[nue]:.3f}", err, "±5 %", err <= 0.05))
     return rows
 
@@ -141,7 +141,7 @@ def stencil_hops_row(r: Runner) -> Row:
     ss_tot = sum((y - my) ** 2 for y in ys)
     r2 = 1 - ss_res / ss_tot if ss_tot > 0 else 0.0
     return Row("Stencil, one pair, time vs hop distance 1/2/3/8: linear fit R² (slope > 0; 0 hops fastest)",
-               "seed 002 Fig. 5 (linear trend)", "linear",
+               "[FURST-2011] Fig. 5 (linear trend)", "linear",
                f"R² {r2:.3f}, +{slope / times[0] * 100:.3f} %/hop, 0 hops {(times[1] / times[0] - 1) * 100:.2f} % faster",
                None, "R² ≥ 0.95", r2 >= 0.95 and slope > 0 and times[0] < times[1],
                detail={f"{h} hops": {"seconds": t} for h, t in times.items()})
@@ -164,11 +164,11 @@ def contention_rows(r: Runner) -> list[Row]:
         t = {n: r.run(2 * n, r.apps / app, args, three_hop_pairs(n))[1]["chip_totals"]["seconds"] for n in (1, 24)}
         ratio[app] = t[24] / t[1]
     return [
-        Row("Share (shared-memory bound), 3 hops: 24 pairs vs 1 pair, time ratio", "seed 002 Figs. 6-7 (slows down)",
+        Row("Share (shared-memory bound), 3 hops: 24 pairs vs 1 pair, time ratio", "[FURST-2011] Figs. 6-7 (slows down)",
             "> 1", f"{ratio['share']:.3f}", None, "≥ 1.10", ratio["share"] >= 1.10),
-        Row("Shift, 3 hops: 24 pairs vs 1 pair, time ratio", "seed 002 Fig. 7 (no slowdown)", "≈ 1",
+        Row("Shift, 3 hops: 24 pairs vs 1 pair, time ratio", "[FURST-2011] Fig. 7 (no slowdown)", "≈ 1",
             f"{ratio['shift']:.3f}", None, "≤ 1.05", ratio["shift"] <= 1.05),
-        Row("Stencil, 3 hops: 24 pairs vs 1 pair, time ratio", "seed 002 Fig. 7 (no slowdown)", "≈ 1",
+        Row("Stencil, 3 hops: 24 pairs vs 1 pair, time ratio", "[FURST-2011] Fig. 7 (no slowdown)", "≈ 1",
             f"{ratio['stencil']:.3f}", None, "≤ 1.05", ratio["stencil"] <= 1.05),
     ]
 
@@ -198,24 +198,24 @@ def divider_rows(r: Runner) -> list[Row]:
     worst_mem = max(v["compute_s"] / v["comm_s"] for v in mem.values())
     return [
         Row("Dot product and mat-vec from DRAM memory bound (DDR3 time > computation, dividers 2/5/16)",
-            "seed 000 perf/power paper, Figs. 1-2", "memory bound", f"computation ≤ {worst_mem:.2f} x DDR3 time",
+            "[PERFPOWER-2011] Figs. 1-2", "memory bound", f"computation ≤ {worst_mem:.2f} x DDR3 time",
             None, "all memory bound", memory_bound),
-        Row("Mat-mat 160 x 160 compute bound (dividers 2..16)", "seed 000 perf/power paper, Fig. 3", "compute bound",
+        Row("Mat-mat 160 x 160 compute bound (dividers 2..16)", "[PERFPOWER-2011] Fig. 3", "compute bound",
             "compute bound" if compute_bound else "not compute bound", None, "all compute bound", compute_bound),
         Row("Mat-mat: most energy-efficient divider (core energy, ties within 1 % to the fastest)",
-            "seed 000 perf/power paper, Sec. III-D", "5", f"{best}", None, "equal", best == 5),
-        Row("Dot product: energy efficiency from divider 5 to 16 (time ratio)", "seed 000 perf/power paper, Sec. III-D",
+            "[PERFPOWER-2011] sec. III-D", "5", f"{best}", None, "equal", best == 5),
+        Row("Dot product: energy efficiency from divider 5 to 16 (time ratio)", "[PERFPOWER-2011] sec. III-D",
             "≈ +25 % (x 2.33, the paper's model)", f"+{gain * 100:.0f} % (x {slow:.2f})", None, "gain > 0", gain > 0),
     ]
 
 
-# seed 003 Table 1 (ref 4 "SVM overheads"), us at 533 MHz: strong, lazy release.
+# [SVM-2012] Table 1 (ref 4 "SVM overheads"), us at 533 MHz: strong, lazy release.
 SVM_TABLE1 = {"alloc_4mb": (741.0, 741.0), "page_alloc": (112.301, 112.296), "page_map": (10.198, 2.418),
               "page_permission": (8.990, None)}
 
 
 def svm_rows(r: Runner) -> list[Row]:
-    """seed 003 Table 1 (svm_table1 on cores 0 and 30).  Three rows fit the
+    """[SVM-2012] Table 1 (svm_table1 on cores 0 and 30).  Three rows fit the
     kernel-path constants (time_svm_*); the strong model's two rows are
     predicted from the mailbox and interrupt costs."""
     out, _ = r.run(2, r.apps / "svm_table1", cores=[0, 30])
@@ -230,16 +230,16 @@ def svm_rows(r: Runner) -> list[Row]:
         pred = got[(model, key)]
         err = rel_error(pred, published)
         if fitted:
-            rows.append(Row(f"SVM: {label} (us)", "ref 4, seed 003 Table 1 (fit of time_svm_*)", f"{published}",
+            rows.append(Row(f"SVM: {label} (us)", "ref 4, [SVM-2012] Table 1 (fit of time_svm_*)", f"{published}",
                             f"{pred:.3f}", err, "±5 %", err <= 0.05))
         else:  # a prediction: the handover is mails and interrupts (lat_interrupt_cycles is TN005's lower bound)
-            rows.append(Row(f"SVM: {label} (us)", "ref 4, seed 003 Table 1 (predicted)", f"{published}", f"{pred:.3f}",
+            rows.append(Row(f"SVM: {label} (us)", "ref 4, [SVM-2012] Table 1 (predicted)", f"{published}", f"{pred:.3f}",
                             err, "more than lazy mapping", pred > got[("lazy", "page_map")]))
     return rows
 
 
 def mailbox_rows(r: Runner) -> list[Row]:
-    """seed 003 Figs. 6-7: mailbox ping-pong (figures lost in the text: trends only)."""
+    """[SVM-2012] Figs. 6-7: mailbox ping-pong (figures lost in the text: trends only)."""
     def latency(nue, cores, mode):
         out, _ = r.run(nue, r.apps / "mailbox_pingpong", [500, 20], cores, ["--mailbox", mode])
         return float(re.search(r"latency_us=([\d.]+)", out)[1])
@@ -254,19 +254,19 @@ def mailbox_rows(r: Runner) -> list[Row]:
     ss_tot = sum((hops[h] - my) ** 2 for h in xs)
     r2 = 1 - ss_res / ss_tot if ss_tot else 1.0
     return [
-        Row("Mailbox latency vs hops (doorbells): linear, low gradient", "seed 003 Fig. 6",
+        Row("Mailbox latency vs hops (doorbells): linear, low gradient", "[SVM-2012] Fig. 6",
             "linear, small slope", f"R² {r2:.3f}, {slope * 1000:.0f} ns/hop on {hops[1]:.2f} us", None,
             "R² ≥ 0.95, slope < 5 %/hop", r2 >= 0.95 and 0 < slope < 0.05 * hops[1], detail={"hops_us": hops}),
-        Row("Mailbox latency, 2 active cores: polling below doorbells", "seed 003 Fig. 6",
+        Row("Mailbox latency, 2 active cores: polling below doorbells", "[SVM-2012] Fig. 6",
             "poll < irq", f"poll {poll5:.2f} us, irq {hops[5]:.2f} us (5 hops)", None, "poll < irq", poll5 < hops[5]),
-        Row("Mailbox latency, 48 active cores: polling grows, doorbells flat", "seed 003 Fig. 7",
+        Row("Mailbox latency, 48 active cores: polling grows, doorbells flat", "[SVM-2012] Fig. 7",
             "poll rises, irq ≈ constant", f"poll {poll48:.2f} us (2 cores: {poll2:.2f}), irq {irq48:.2f} us (2 cores: {irq2:.2f})", None,
             "poll48 > 2 x poll2, irq within 10 %", poll48 > 2 * poll2 and rel_error(irq48, irq2) <= 0.10),
     ]
 
 
 def laplace_rows(r: Runner) -> list[Row]:
-    """seed 003 Fig. 9 (trends): Laplace 1024 x 512, 8 UEs, 10 iterations.  The strong model's
+    """[SVM-2012] Fig. 9 (trends): Laplace 1024 x 512, 8 UEs, 10 iterations.  The strong model's
     virtual time varies from run to run: how often neighbours take a boundary page from each other
     depends on the order they touch it on the host, so it is the median of 3 runs."""
     def time_s(variant):
@@ -276,10 +276,10 @@ def laplace_rows(r: Runner) -> list[Row]:
     t = {"mp": time_s("mp"), "strong": strong_runs[1], "lazy": time_s("lazy")}
     same = rel_error(t["strong"], t["lazy"])
     return [
-        Row("Laplace, 8 cores: strong and lazy release nearly identical", "seed 003 Fig. 9",
+        Row("Laplace, 8 cores: strong and lazy release nearly identical", "[SVM-2012] Fig. 9",
             "nearly identical", f"{t['strong'] * 1e3:.2f} (runs {strong_runs[0] * 1e3:.2f}-{strong_runs[2] * 1e3:.2f}) "
             f"/ {t['lazy'] * 1e3:.2f} ms", same, "±10 %", same <= 0.10, detail={"strong_runs_s": strong_runs}),
-        Row("Laplace, 8 cores: message passing (iRCCE) slower than SVM", "seed 003 Fig. 9 (write-combine and L2 effects)",
+        Row("Laplace, 8 cores: message passing (iRCCE) slower than SVM", "[SVM-2012] Fig. 9 (write-combine and L2 effects)",
             "iRCCE slower up to 32 cores", f"iRCCE {t['mp'] * 1e3:.2f} ms vs {min(t['strong'], t['lazy']) * 1e3:.2f} ms",
             None, "caches not modeled", t["mp"] > min(t["strong"], t["lazy"]), claimed=False),
     ]

@@ -20,5 +20,7 @@ One module per concern:
     foundation_markdown  foundation.md
     ircce                the iRCCE group: sections, tests, jobs, targets, document
     ircce_markdown       ircce.md
+    ab                   the A/B group: this tree's foundation rows against a baseline revision
+    ab_markdown          ab.md
     session              one whole run, from building to the written files
 """

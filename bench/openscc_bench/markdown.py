@@ -38,6 +38,12 @@ def page_end(doc: dict, slot_title: Callable[[str], str]) -> list[str]:
         ref += u if tg["reference"] is not None else ""
         lines.append(f"- {tg['target']}: **{tg['status']}** (OpenSCC {v}; "
                      f"{tg['reference_desc']}: {ref})")
+    return lines + error_lines(doc, slot_title)
+
+
+def error_lines(doc: dict, slot_title: Callable[[str], str]) -> list[str]:
+    """Every distinct error of every measured slot, under "## Errors" (nothing when none)."""
+    lines = []
     errs = []
     for t in doc["tests"]:
         for key, r in t["results"].items():

@@ -9,9 +9,14 @@ import time
 from pathlib import Path
 
 
+def rccerun(rcce_bin: str, nue: int) -> list[str]:
+    """The OpenSCC launch command of the tree whose tools are in rcce_bin."""
+    return [str(Path(rcce_bin) / "rccerun"), "-nue", str(nue)]
+
+
 def launcher(args, impl: str, nue: int) -> list[str]:
     if impl == "openscc":
-        return [str(Path(args.rcce_bin) / "rccerun"), "-nue", str(nue)]
+        return rccerun(args.rcce_bin, nue)
     if impl == "mpich":
         return ["mpirun.mpich", "-n", str(nue)]
     if impl == "openmpi":

@@ -9,7 +9,7 @@ from typing import Callable
 from .host import loadavg
 from .host_state import probe
 from .measurements import Measurement, file_not_run, file_run
-from .processes import launcher, run_cmd
+from .processes import launcher, rccerun, run_cmd
 from .progress import log
 from .result_lines import parse_lines
 
@@ -20,6 +20,8 @@ class Group:
     builds: dict  # building.build(): the programs of every implementation
     measurements: Callable[[dict, str], list[Measurement]]  # what a job's run by an impl fills
     runs: list[dict] = field(default_factory=list)  # every run, for the JSON file
+    # OpenSCC trees by column (the A/B group's current and baseline): the directory of their rccerun
+    rcce_bins: dict[str, str] = field(default_factory=dict)
 
 
 def run_once(args, group: Group, job: dict, impl: str, rep: int, progress: str) -> None:
@@ -36,8 +38,10 @@ def run_once(args, group: Group, job: dict, impl: str, rep: int, progress: str) 
             file_not_run(m, rep, run["error"])
         log(f"{progress} skipped: not built")
         return
-    extra = job.get("rcce_opts", []) if impl == "openscc" else []
-    cmd = launcher(args, impl, job["ues"]) + extra + [prog] + job["args"]
+    rcce_bin = group.rcce_bins.get(impl, args.rcce_bin if impl == "openscc" else None)
+    extra = job.get("rcce_opts", []) if rcce_bin else []
+    start = rccerun(rcce_bin, job["ues"]) if rcce_bin else launcher(args, impl, job["ues"])
+    cmd = start + extra + [prog] + job["args"]
     if args.settle > 0:
         time.sleep(args.settle)
     probed = job["ues"] == 2 and impl != "floor"  # host_state.py

@@ -7,7 +7,7 @@ import sys
 import time
 from pathlib import Path
 
-from . import foundation, ircce, loaded
+from . import ab, foundation, ircce, loaded
 from .building import build
 from .documents import write_results
 from .foundation import FOUNDATION_GROUPS, PROGRAMS, foundation_document, foundation_tests, make_jobs
@@ -20,7 +20,7 @@ from .progress import log
 from .run_loop import Group, run_all
 from .slots import take_medians
 
-TEST_GROUPS = FOUNDATION_GROUPS + ["ircce", "load"]
+TEST_GROUPS = FOUNDATION_GROUPS + ["ircce", "load", "ab"]
 
 
 def command_line() -> str:
@@ -30,10 +30,10 @@ def command_line() -> str:
 
 
 def run(args, impls: list[str], groups: list[str], out_prefix: Path, ircce_prefix: Path,
-        load_prefix: Path) -> int:
+        load_prefix: Path, ab_prefix: Path) -> int:
     """Runs the selected groups (args as resolved by run_bench.py) and writes
     the foundation results to out_prefix.*, the iRCCE group's to ircce_prefix.*,
-    the load group's (loaded.py) to load_prefix.*."""
+    the load group's (loaded.py) to load_prefix.*, the A/B group's (ab.py) to ab_prefix.*."""
     fgroups = [g for g in groups if g in FOUNDATION_GROUPS]
     do_ircce = "ircce" in groups
     if fgroups:
@@ -60,10 +60,15 @@ def run(args, impls: list[str], groups: list[str], out_prefix: Path, ircce_prefi
     itests = ircce_tests(ijobs) if do_ircce else []
     ircce_group = Group(ircce_builds, ircce.measurements({t["id"]: t for t in itests}))
     fjobs = make_jobs(args, impls, groups) if fgroups else []
-    run_all(args, [(foundation_group, j) for j in fjobs] + [(ircce_group, j) for j in ijobs])
+    if fjobs or ijobs:
+        run_all(args, [(foundation_group, j) for j in fjobs] + [(ircce_group, j) for j in ijobs])
     take_medians(tests + itests)
 
     written = []
+    if "ab" in groups and "openscc" in impls:  # its own loop: current and baseline alternately
+        ab_prefix.parent.mkdir(parents=True, exist_ok=True)
+        ab_written = ab.run_group(args, {"command": command, "host": host}, ab_prefix)
+        written += [ab_written] if ab_written else []
     if "load" in groups:  # its own loop: busy processes around each run
         load_prefix.parent.mkdir(parents=True, exist_ok=True)
         written.append(loaded.run_group(args, impls, {"command": command, "host": host}, load_prefix))

@@ -51,7 +51,7 @@ def main(argv: list[str] | None = None) -> int:
     cmp_.add_argument("b")
     cmp_.add_argument("-o", "--out", help="output directory (default A/compare-<B's name>)")
     rep2 = sub.add_parser("reproduce", help="rerun a paper's experiments in model mode")
-    rep2.add_argument("paper", choices=["furst2012"], help="furst2012: seed 002, RCCE performance and power")
+    rep2.add_argument("paper", choices=["furst2012"], help="furst2012: Furst & Coskun, RCCE performance and power ([FURST-2011] in docs/references.md)")
     rep2.add_argument("--quick", action="store_true", help="fewer points and shorter runs (under 2 minutes)")
     rep2.add_argument("--build", default="build", help="OpenSCC build tree with bin/rccerun and model-apps/ (default build)")
     rep2.add_argument("--experiments", default=",".join(EXPERIMENTS), help=f"comma list of {', '.join(EXPERIMENTS)}")

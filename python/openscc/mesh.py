@@ -1,5 +1,5 @@
-"""Where messages travel on the mesh: XY routes between tiles (scc-reference.md
-section 1, "routing": X first, then Y), as the chip layer routes them."""
+"""Where messages travel on the mesh: XY routes between tiles (docs/references.md
+ref 1 "routing": X first, then Y), as the chip layer routes them."""
 from __future__ import annotations
 
 from collections import Counter

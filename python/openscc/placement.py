@@ -1,4 +1,4 @@
-"""Where the SCC experiments place their UEs (scc-reference.md section 1)."""
+"""Where the SCC experiments place their UEs (docs/references.md ref 1)."""
 from __future__ import annotations
 
 

@@ -1,4 +1,4 @@
-"""`openscc reproduce furst2012`: the experiments of seed 002 (Furst & Coskun,
+"""`openscc reproduce furst2012`: the experiments of [FURST-2011] (Furst & Coskun,
 "Performance and Power Analysis of RCCE Message Passing on the Intel SCC") in
 model mode with the example apps, as counted builds (repeatable predictions):
 
@@ -28,7 +28,7 @@ from .placement import three_hop_pairs
 
 EXPERIMENTS = ("hops", "pairs", "bcast", "power", "logging")
 HOP_PARTNER = {0: 1, 1: 2, 2: 4, 3: 6, 8: 47}  # core paired with core 0 (paper Section III)
-# The paper's numbers (seed 002 Section IV; scc-reference.md section 4).
+# The paper's numbers ([FURST-2011] sec. IV; docs/references.md ref 4).
 PUBLISHED = {"share_1_pair_w": 31.616, "share_24_pairs_w": 50.768, "stencil_targets_overhead": 0.0021}
 
 

@@ -1,4 +1,4 @@
-"""Figures and page of `openscc reproduce furst2012`, mirroring seed 002's."""
+"""Figures and page of `openscc reproduce furst2012`, mirroring [FURST-2011]'s."""
 from __future__ import annotations
 
 import base64

@@ -27,16 +27,7 @@ static void compute_layout(const struct hw_job_params *p, struct hw_header *h) {
   off = align_up(off + sizeof(struct hw_tas) * (uint64_t)chip_num_cores(&p->chip), 4096);
   h->mpb_off = off;
   off = align_up(off + (uint64_t)p->chip.mpb_bytes_per_core * chip_num_cores(&p->chip), 4096);
-  /* Model mode only; pages of stamps never touched cost no memory. */
-  uint64_t lines = (uint64_t)p->chip.mpb_bytes_per_core / (uint64_t)p->chip.line_bytes * chip_num_cores(&p->chip);
-  h->stamp_slots_per_line = p->set.model ? (uint64_t)p->chip.line_bytes * 8 : 0;
-  h->stamp_off = off;
-  off = align_up(off + lines * h->stamp_slots_per_line * sizeof(uint64_t), 4096);
-  h->vlog_off = off;
-  off = align_up(off + (p->set.model ? sizeof(struct hw_vlog) * (uint64_t)chip_num_voltage_domains(&p->chip) : 0), 4096);
-  h->n_resources = p->set.model ? (uint64_t)(p->chip.n_mc + chip_num_tiles(&p->chip) + chip_num_links(&p->chip)) : 0;
-  h->load_off = off;
-  off = align_up(off + h->n_resources * sizeof(int64_t), 4096);
+  off = hw_region_layout(p, h, off); /* the layers' shared state (region.h) */
   /* Monitoring: counts per destination from the targets level on, events
    * from the sizes level on (hw/trace.h). */
   h->trace_capacity = p->set.trace_level >= HW_TRACE_SIZES ? p->trace_capacity : 0;
@@ -86,10 +77,27 @@ static int map_fd(int fd, size_t bytes, struct hw_job *job, char *err, size_t er
   return 0;
 }
 
+/* This process's region declarations (region.h) and their layout hash, or -1
+ * with err set when they did not fit the registry. */
+static int own_layout_hash(uint64_t *hash, char *err, size_t errlen) {
+  const struct hw_region_decl *const *decls;
+  int n = hw_region_registry(&decls);
+  if (n < 0) {
+    snprintf(err, errlen, "more than %d shared regions declared, or a name of %d bytes or more (hw/region.h)",
+             HW_REGION_MAX, HW_REGION_NAME_MAX);
+    return -1;
+  }
+  *hash = hw_layout_hash(decls, n);
+  return 0;
+}
+
 static int size_and_map(int fd, const struct hw_job_params *p, struct hw_job *job, char *err, size_t errlen) {
+  uint64_t hash;
+  if (own_layout_hash(&hash, err, errlen) != 0) return -1;
   struct hw_header layout;
   memset(&layout, 0, sizeof layout);
   compute_layout(p, &layout);
+  layout.layout_hash = hash;
   if (ftruncate(fd, (off_t)layout.total_bytes) != 0) {
     snprintf(err, errlen, "cannot size the job segment to %llu bytes: %s",
              (unsigned long long)layout.total_bytes, strerror(errno));
@@ -134,6 +142,30 @@ int hw_job_create_private(const struct hw_job_params *p, struct hw_job *job, cha
   return 0;
 }
 
+/* The segment's layout hash against the one this process's declarations give:
+ * a program linked against another librcce.a than rccerun's reads other
+ * offsets, so it must not run (region.h). */
+static int check_layout(int fd, const struct hw_job *job, char *err, size_t errlen) {
+  if (__atomic_load_n(&job->hdr->magic, __ATOMIC_ACQUIRE) != HW_MAGIC) {
+    snprintf(err, errlen, "fd %d holds no OpenSCC job segment", fd);
+    return -1;
+  }
+  uint64_t mine;
+  if (own_layout_hash(&mine, err, errlen) != 0) return -1;
+  if (job->hdr->layout_hash != mine) {
+    snprintf(err, errlen,
+             "this program was built against a different OpenSCC than rccerun (job layout %016llx, rccerun's %016llx); "
+             "rebuild it with rccecc",
+             (unsigned long long)mine, (unsigned long long)job->hdr->layout_hash);
+    return -1;
+  }
+  if (job->hdr->total_bytes != (uint64_t)job->bytes) {
+    snprintf(err, errlen, "fd %d holds a truncated OpenSCC job segment", fd);
+    return -1;
+  }
+  return 0;
+}
+
 int hw_job_attach(int fd, struct hw_job *job, char *err, size_t errlen) {
   memset(job, 0, sizeof *job);
   struct stat st;
@@ -142,11 +174,10 @@ int hw_job_attach(int fd, struct hw_job *job, char *err, size_t errlen) {
     return -1;
   }
   if (map_fd(fd, (size_t)st.st_size, job, err, errlen) != 0) return -1;
-  if (__atomic_load_n(&job->hdr->magic, __ATOMIC_ACQUIRE) != HW_MAGIC || job->hdr->version != HW_VERSION ||
-      job->hdr->total_bytes != (uint64_t)st.st_size) {
-    snprintf(err, errlen, "fd %d holds no OpenSCC job segment of version %d", fd, HW_VERSION);
+  if (check_layout(fd, job, err, errlen) != 0) {
     munmap(job->base, job->bytes);
     job->base = NULL;
+    job->hdr = NULL;
     return -1;
   }
   return 0;

@@ -21,6 +21,11 @@ enum hw_trace_level {
   HW_TRACE_SIZES,     /* + every message's size */
   HW_TRACE_TIMELINE,  /* + every runtime call, with host and virtual time */
 };
+/* The levels' names, the one list (rccerun --trace, summary.json's job.trace):
+ * X(level, name) for each level. */
+#define HW_TRACE_LEVEL_NAMES(X)                                                                                         \
+  X(HW_TRACE_OFF, "off") X(HW_TRACE_COUNTERS, "counters") X(HW_TRACE_MESSAGES, "messages")                            \
+  X(HW_TRACE_TARGETS, "targets") X(HW_TRACE_SIZES, "sizes") X(HW_TRACE_TIMELINE, "timeline")
 
 enum hw_trace_kind { HW_EV_CALL = 1, HW_EV_RETURN, HW_EV_SEND, HW_EV_RECV };
 

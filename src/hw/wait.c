@@ -59,7 +59,7 @@ static void note_sleep(struct hw_job *j, struct hw_ue *u, const struct hw_wait_d
   }
   u->wait.futex_off = (uint64_t)((unsigned char *)word - j->base);
   u->wait.futex_val = val;
-  u->counters.sleeps++;
+  u->sleeps++;
   __atomic_store_n(&u->state, HW_UE_BLOCKED, __ATOMIC_RELEASE);
 }
 
@@ -303,7 +303,7 @@ static void nap(struct hw_job *j, int me, hw_cond_fn cond, void *arg) {
   sleeper_fence(j); /* as in hw_wait_cond: a write after this point rings */
   if (!cond(arg)) {
     const struct timespec timeout = {0, NAP_NS};
-    u->counters.sleeps++;
+    u->sleeps++;
     futex_wait_until(seq, s, &timeout);
   }
   __atomic_store_n(&u->sleeping, 0, __ATOMIC_RELAXED);

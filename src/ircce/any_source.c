@@ -10,16 +10,10 @@ const int iRCCE_ANY_SOURCE = -1;
 static iRCCE_RECV_REQUEST *unbound_head, *unbound_tail;
 static int scan_from, binding;
 
-static int waiting_from(int src) {
-  if (src == rcce_g.ue || rcce_g.recv_queue[src]) return 0;
-  struct rcce_link l = rcce_basic_recv_link(src);
-  return rcce_link_waiting(&l);
-}
-
 static int find_waiting_source(void) {
-  for (int i = 0; i < rcce_g.nue; i++) {
-    int src = (scan_from + i) % rcce_g.nue;
-    if (waiting_from(src)) return src;
+  for (int i = 0; i < rcce_ue_count(); i++) {
+    int src = (scan_from + i) % rcce_ue_count();
+    if (rcce_xfer_waiting_from(src)) return src;
   }
   return -1;
 }
@@ -33,8 +27,8 @@ static void bind_unbound(void) {
     unbound_head = r->next;
     if (!unbound_head) unbound_tail = NULL;
     r->next = NULL;
-    rcce_g.extra_waiting--;
-    scan_from = (src + 1) % rcce_g.nue;
+    rcce_xfer_extra_waiting(-1);
+    scan_from = (src + 1) % rcce_ue_count();
     ircce_recv_bind(r, src);
   }
   binding = 0;
@@ -43,12 +37,11 @@ static void bind_unbound(void) {
 static int unbound_can_move(void) { return unbound_head && find_waiting_source() >= 0; }
 
 void ircce_any_source_post(iRCCE_RECV_REQUEST *r) {
-  rcce_g.extra_progress = bind_unbound;
-  rcce_g.extra_can_move = unbound_can_move;
+  rcce_xfer_set_extra_work(bind_unbound, unbound_can_move);
   if (unbound_tail) unbound_tail->next = r;
   else unbound_head = r;
   unbound_tail = r;
-  rcce_g.extra_waiting++;
+  rcce_xfer_extra_waiting(1);
   bind_unbound();
 }
 
@@ -64,7 +57,7 @@ int ircce_any_source_cancel(iRCCE_RECV_REQUEST *r) {
     *p = r->next;
     if (unbound_tail == r) unbound_tail = prev;
     r->next = NULL;
-    rcce_g.extra_waiting--;
+    rcce_xfer_extra_waiting(-1);
     return 1;
   }
   return 0;
@@ -77,7 +70,7 @@ int iRCCE_iprobe(int source, int *test, int *src) {
     if (rc != RCCE_SUCCESS) return rc;
   }
   rcce_xfer_progress();
-  int found = source == iRCCE_ANY_SOURCE ? find_waiting_source() : (waiting_from(source) ? source : -1);
+  int found = source == iRCCE_ANY_SOURCE ? find_waiting_source() : (rcce_xfer_waiting_from(source) ? source : -1);
   if (test) *test = found >= 0;
   if (src && found >= 0) *src = found;
   return iRCCE_SUCCESS;
@@ -90,7 +83,7 @@ struct probe_arg {
 static int probe_can_move(void *p) {
   const struct probe_arg *a = p;
   if (rcce_xfer_can_move()) return 1;
-  return a->source == iRCCE_ANY_SOURCE ? find_waiting_source() >= 0 : waiting_from(a->source);
+  return a->source == iRCCE_ANY_SOURCE ? find_waiting_source() >= 0 : rcce_xfer_waiting_from(a->source);
 }
 
 int iRCCE_probe(int source, int *src) {
@@ -100,6 +93,6 @@ int iRCCE_probe(int source, int *src) {
   for (;;) {
     int test = 0, rc = iRCCE_iprobe(source, &test, src);
     if (rc != iRCCE_SUCCESS || test) return rc;
-    hw_wait_cond(&rcce_g.job, rcce_g.ue, probe_can_move, &a, &why);
+    hw_wait_cond(rcce_job(), rcce_my_ue(), probe_can_move, &a, &why);
   }
 }

@@ -2,20 +2,22 @@
 #ifndef OPENSCC_IRCCE_INTERNAL_H
 #define OPENSCC_IRCCE_INTERNAL_H
 
-#include "../rcce/rcce_internal.h"
+#include "../rcce/rcce_iface.h"
 #include "iRCCE.h"
 
 /* What OpenSCC keeps in a request's _openscc_engine words. */
 struct ircce_engine {
   uint32_t magic; /* IRCCE_STARTED once the request was started */
   int bound;      /* receives from iRCCE_ANY_SOURCE: 0 until a sender is chosen */
-  struct rcce_xfer xfer;
+  struct rcce_xfer_storage xfer; /* the engine's transfer (rcce_xfer_in) */
 };
 
 #define IRCCE_STARTED 0x69524343u /* "iRCC" */
 
 _Static_assert(sizeof(struct ircce_engine) <= sizeof(long long) * OPENSCC_IRCCE_ENGINE_WORDS,
                "iRCCE request too small for the transfer state");
+
+static inline struct rcce_xfer *ircce_xfer(struct ircce_engine *e) { return rcce_xfer_in(&e->xfer); }
 
 static inline struct ircce_engine *ircce_send_engine(iRCCE_SEND_REQUEST *r) {
   return (struct ircce_engine *)r->_openscc_engine;

@@ -17,14 +17,14 @@ int iRCCE_init(void) { return iRCCE_SUCCESS; }
  * bytes to move gives RCCE_ERROR_SOURCE (send) or RCCE_ERROR_TARGET
  * (receive; an any-length receive may bring bytes whatever its size). */
 static int check_start(const char *buf, int peer, ssize_t size, int receiving, const char *where) {
-  int rc = peer == iRCCE_ANY_SOURCE && receiving && rcce_g.nue > 1 ? RCCE_SUCCESS : rcce_check_basic_peer(peer, where);
+  int rc = peer == iRCCE_ANY_SOURCE && receiving && rcce_ue_count() > 1 ? RCCE_SUCCESS : rcce_check_basic_peer(peer, where);
   if (rc == RCCE_SUCCESS)
     rc = rcce_check_buffer(buf, size == iRCCE_ANY_LENGTH ? 1 : (size > 0 ? (size_t)size : 0),
                            receiving ? RCCE_ERROR_TARGET : RCCE_ERROR_SOURCE, where, "buffer");
   if (rc != RCCE_SUCCESS || size >= 0) return rc;
   if (size != iRCCE_ANY_LENGTH || !receiving)
     return rcce_error(RCCE_DEBUG_COMM, RCCE_ERROR_MESSAGE_LENGTH, where, "size %zd", size);
-  if (rcce_g.flag_mode != HW_FLAGS_BIG)
+  if (!rcce_big_flags())
     return rcce_error(RCCE_DEBUG_COMM, RCCE_ERROR_MESSAGE_LENGTH, where,
                       "iRCCE_ANY_LENGTH needs big flags (the program is built with -DSINGLEBITFLAGS)");
   return RCCE_SUCCESS;
@@ -37,7 +37,7 @@ static size_t internal_size(ssize_t size) { return size == iRCCE_ANY_LENGTH ? RC
 static int check_reusable(struct ircce_engine *e, int pending_unbound, const char *where) {
   /* Programs start requests in uninitialised memory, so only the queues
    * themselves can say whether this one is in them. */
-  int pending = pending_unbound || rcce_xfer_is_queued(&e->xfer);
+  int pending = pending_unbound || rcce_xfer_is_queued(ircce_xfer(e));
   return pending ? rcce_error(RCCE_DEBUG_COMM, iRCCE_ERROR, where, "the request is still pending") : RCCE_SUCCESS;
 }
 
@@ -55,24 +55,22 @@ int iRCCE_isend(char *privbuf, ssize_t size, int dest, iRCCE_SEND_REQUEST *reque
   request->sync = 1;
   request->next = NULL;
   struct ircce_engine *e = ircce_send_engine(request);
-  struct rcce_link l = rcce_basic_send_link(dest);
   e->magic = IRCCE_STARTED;
   e->bound = 1;
   if (timing_enabled) timing_message_call();
-  rcce_xfer_start(&e->xfer, privbuf, (size_t)size, rcce_basic_buff_off(), RCCE_chunk, &l, dest, 1, 0);
-  request->finished = rcce_xfer_submit(&e->xfer);
+  rcce_xfer_start_basic(ircce_xfer(e), privbuf, (size_t)size, dest, 1);
+  request->finished = rcce_xfer_submit(ircce_xfer(e));
   return request->finished ? iRCCE_SUCCESS : iRCCE_PENDING;
 }
 
 int ircce_recv_bind(iRCCE_RECV_REQUEST *request, int source) {
   struct ircce_engine *e = ircce_recv_engine(request);
-  struct rcce_link l = rcce_basic_recv_link(source);
   request->source = source;
-  request->combuf = RCCE_comm_buffer[source] + rcce_basic_buff_off();
+  request->combuf = rcce_basic_buffer_of(source);
   request->started = 1;
   e->bound = 1;
-  rcce_xfer_start(&e->xfer, request->privbuf, request->size, rcce_basic_buff_off(), RCCE_chunk, &l, source, 0, 0);
-  rcce_xfer_submit(&e->xfer);
+  rcce_xfer_start_basic(ircce_xfer(e), request->privbuf, request->size, source, 0);
+  rcce_xfer_submit(ircce_xfer(e));
   return ircce_recv_finished(request, "iRCCE_irecv") == 1;
 }
 
@@ -103,7 +101,8 @@ int iRCCE_irecv(char *privbuf, ssize_t size, int source, iRCCE_RECV_REQUEST *req
     ircce_recv_bind(r, source);
   }
   if (!request) return iRCCE_irecv_wait(r);
-  if (r->finished && e->xfer.error) return e->xfer.error;
+  int error = r->finished ? rcce_xfer_error(ircce_xfer(e)) : RCCE_SUCCESS;
+  if (error) return error;
   return r->finished ? iRCCE_SUCCESS : iRCCE_PENDING;
 }
 
@@ -120,7 +119,7 @@ int iRCCE_isrecv(char *privbuf, ssize_t size, int source, iRCCE_RECV_REQUEST *re
 static int finished(struct ircce_engine *e, int *public_finished, const char *where) {
   if (e->magic != IRCCE_STARTED)
     return rcce_error(RCCE_DEBUG_COMM, iRCCE_ERROR, where, "the request was never started (or was cancelled)"), -1;
-  *public_finished = e->bound && rcce_xfer_done(&e->xfer);
+  *public_finished = e->bound && rcce_xfer_done(ircce_xfer(e));
   return *public_finished;
 }
 
@@ -130,15 +129,8 @@ int ircce_send_finished(iRCCE_SEND_REQUEST *r, const char *where) {
 
 int ircce_recv_finished(iRCCE_RECV_REQUEST *r, const char *where) {
   int f = finished(ircce_recv_engine(r), &r->finished, where);
-  if (f == 1) r->size = ircce_recv_engine(r)->xfer.size; /* an iRCCE_ANY_LENGTH receive learnt it */
+  if (f == 1) r->size = rcce_xfer_size(ircce_xfer(ircce_recv_engine(r))); /* an iRCCE_ANY_LENGTH receive learnt it */
   return f;
-}
-
-static int any_recv_queued(void) {
-  if (rcce_g.extra_waiting) return 1;
-  for (int src = 0; src < rcce_g.nue; src++)
-    if (rcce_g.recv_queue[src]) return 1;
-  return 0;
 }
 
 /* Push and test are polling calls (rcce_xfer_poll_start/end): a tight loop
@@ -146,7 +138,7 @@ static int any_recv_queued(void) {
 int iRCCE_isend_push(void) {
   TIMING_SCOPE();
   unsigned long p = rcce_xfer_poll_start();
-  int done = !rcce_g.send_queue;
+  int done = !rcce_xfer_sends_queued();
   rcce_xfer_poll_end(p, done, NULL);
   return done ? iRCCE_SUCCESS : iRCCE_PENDING;
 }
@@ -154,7 +146,7 @@ int iRCCE_isend_push(void) {
 int iRCCE_irecv_push(void) {
   TIMING_SCOPE();
   unsigned long p = rcce_xfer_poll_start();
-  int done = !any_recv_queued();
+  int done = !rcce_xfer_recvs_pending();
   rcce_xfer_poll_end(p, done, NULL);
   return done ? iRCCE_SUCCESS : iRCCE_PENDING;
 }
@@ -163,7 +155,7 @@ int iRCCE_irecv_push(void) {
 int iRCCE_isend_test(iRCCE_SEND_REQUEST *request, int *test) {
   TIMING_SCOPE();
   unsigned long p = rcce_xfer_poll_start();
-  int f = request ? ircce_send_finished(request, "iRCCE_isend_test") : !rcce_g.send_queue;
+  int f = request ? ircce_send_finished(request, "iRCCE_isend_test") : !rcce_xfer_sends_queued();
   if (f < 0) return iRCCE_ERROR;
   rcce_xfer_poll_end(p, f, NULL);
   if (test) *test = f;
@@ -173,11 +165,12 @@ int iRCCE_isend_test(iRCCE_SEND_REQUEST *request, int *test) {
 int iRCCE_irecv_test(iRCCE_RECV_REQUEST *request, int *test) {
   TIMING_SCOPE();
   unsigned long p = rcce_xfer_poll_start();
-  int f = request ? ircce_recv_finished(request, "iRCCE_irecv_test") : !any_recv_queued();
+  int f = request ? ircce_recv_finished(request, "iRCCE_irecv_test") : !rcce_xfer_recvs_pending();
   if (f < 0) return iRCCE_ERROR;
   rcce_xfer_poll_end(p, f, NULL);
   if (test) *test = f;
-  if (f && request && ircce_recv_engine(request)->xfer.error) return ircce_recv_engine(request)->xfer.error;
+  int error = f && request ? rcce_xfer_error(ircce_xfer(ircce_recv_engine(request))) : RCCE_SUCCESS;
+  if (error) return error;
   return f ? iRCCE_SUCCESS : iRCCE_PENDING;
 }
 
@@ -188,7 +181,7 @@ int iRCCE_isend_wait(iRCCE_SEND_REQUEST *request) {
     return iRCCE_SUCCESS;
   }
   if (ircce_send_finished(request, "iRCCE_isend_wait") < 0) return iRCCE_ERROR;
-  rcce_xfer_wait(&ircce_send_engine(request)->xfer);
+  rcce_xfer_wait(ircce_xfer(ircce_send_engine(request)));
   request->finished = 1;
   return iRCCE_SUCCESS;
 }
@@ -196,16 +189,15 @@ int iRCCE_isend_wait(iRCCE_SEND_REQUEST *request) {
 int iRCCE_irecv_wait(iRCCE_RECV_REQUEST *request) {
   TIMING_SCOPE();
   if (!request) {
-    while (rcce_g.extra_waiting) rcce_xfer_idle();
-    for (int src = 0; src < rcce_g.nue; src++) rcce_xfer_drain_recvs(src);
+    rcce_xfer_drain_all_recvs();
     return iRCCE_SUCCESS;
   }
   if (ircce_recv_finished(request, "iRCCE_irecv_wait") < 0) return iRCCE_ERROR;
   struct ircce_engine *e = ircce_recv_engine(request);
   while (!e->bound) rcce_xfer_idle(); /* an any-source receive waits for a sender first */
-  rcce_xfer_wait(&e->xfer);
+  rcce_xfer_wait(ircce_xfer(e));
   ircce_recv_finished(request, "iRCCE_irecv_wait");
-  return e->xfer.error ? e->xfer.error : iRCCE_SUCCESS;
+  return rcce_xfer_error(ircce_xfer(e));
 }
 
 /* Cancel: only a request still waiting behind others can go (the head of a
@@ -213,11 +205,11 @@ int iRCCE_irecv_wait(iRCCE_RECV_REQUEST *request) {
  * started requests are not enqueued. */
 static int cancel(struct ircce_engine *e, int *test, const char *where) {
   if (test) *test = 0;
-  if (e->magic != IRCCE_STARTED || rcce_xfer_done(&e->xfer)) {
+  if (e->magic != IRCCE_STARTED || rcce_xfer_done(ircce_xfer(e))) {
     rcce_error(RCCE_DEBUG_COMM, iRCCE_NOT_ENQUEUED, where, "the request is not queued");
     return iRCCE_NOT_ENQUEUED;
   }
-  if (!rcce_xfer_cancel(&e->xfer)) return iRCCE_PENDING;
+  if (!rcce_xfer_cancel(ircce_xfer(e))) return iRCCE_PENDING;
   e->magic = 0;
   if (test) *test = 1;
   return iRCCE_SUCCESS;
@@ -247,8 +239,7 @@ int iRCCE_ssend(char *privbuf, ssize_t size, int dest) {
   TIMING_SCOPE();
   int rc = check_start(privbuf, dest, size, 0, "iRCCE_ssend");
   if (rc != RCCE_SUCCESS) return rc;
-  struct rcce_link l = rcce_basic_send_link(dest);
-  return rcce_send_general(privbuf, rcce_basic_buff_off(), RCCE_chunk, &l, (size_t)size, dest, 1);
+  return rcce_basic_send(privbuf, (size_t)size, dest, 1);
 }
 
 static int srecv(char *privbuf, ssize_t size, int source, int *test, const char *where) {
@@ -256,8 +247,7 @@ static int srecv(char *privbuf, ssize_t size, int source, int *test, const char 
   int rc = check_start(privbuf, source, size, 1, where);
   if (rc != RCCE_SUCCESS) return rc;
   if (source == iRCCE_ANY_SOURCE) return rcce_error(RCCE_DEBUG_COMM, RCCE_ERROR_ID, where, "use iRCCE_irecv for iRCCE_ANY_SOURCE");
-  struct rcce_link l = rcce_basic_recv_link(source);
-  return rcce_recv_general(privbuf, rcce_basic_buff_off(), RCCE_chunk, &l, internal_size(size), source, test);
+  return rcce_basic_recv(privbuf, internal_size(size), source, test);
 }
 
 int iRCCE_srecv(char *privbuf, ssize_t size, int source) { return srecv(privbuf, size, source, NULL, "iRCCE_srecv"); }
@@ -276,4 +266,4 @@ int iRCCE_get_size(iRCCE_SEND_REQUEST *sreq, iRCCE_RECV_REQUEST *rreq) {
   return iRCCE_ERROR;
 }
 
-int iRCCE_get_length(void) { return (int)rcce_g.last_recv_size; }
+int iRCCE_get_length(void) { return (int)rcce_last_recv_size(); }

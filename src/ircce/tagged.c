@@ -11,14 +11,14 @@ _Static_assert(iRCCE_MAX_TAGGED_LEN == RCCE_TAG_BYTES, "tag size differs between
 
 /* The line of flag in UE ue's MPB, after checking flag, ue and len. */
 static int tag_line(RCCE_FLAG flag, int ue, int len, const char *where, unsigned char **line) {
-  struct rcce_iflag f;
-  int rc = rcce_iflag_from_big(flag, &f);
+  uint32_t off = 0;
+  int rc = rcce_flag_payload_offset(flag, &off);
   if (rc != RCCE_SUCCESS) return rcce_error(RCCE_DEBUG_SYNCH, rc, where, "flag not usable (tagged flags need big flags)");
   if (len < 0 || len > RCCE_TAG_BYTES)
     return rcce_error(RCCE_DEBUG_SYNCH, RCCE_ERROR_MESSAGE_LENGTH, where, "tag of %d bytes (at most %d)", len,
                       RCCE_TAG_BYTES);
   if ((rc = rcce_check_ue(ue, where)) != RCCE_SUCCESS) return rc;
-  *line = rcce_mpb_of(ue) + f.off + 4;
+  *line = rcce_mpb_of(ue) + off;
   return RCCE_SUCCESS;
 }
 
@@ -50,7 +50,7 @@ int iRCCE_flag_read_tagged(RCCE_FLAG flag, RCCE_FLAG_STATUS *val, int ID, void *
 int iRCCE_wait_tagged(RCCE_FLAG flag, RCCE_FLAG_STATUS val, void *tag, int len) {
   TIMING_SCOPE();
   unsigned char *line = NULL;
-  int rc = tag_line(flag, rcce_g.ue, tag ? len : 0, "iRCCE_wait_tagged", &line);
+  int rc = tag_line(flag, rcce_my_ue(), tag ? len : 0, "iRCCE_wait_tagged", &line);
   if (rc == RCCE_SUCCESS) rc = RCCE_wait_until(flag, val);
   if (rc == RCCE_SUCCESS && tag) memcpy(tag, line, (size_t)len);
   return rc;
@@ -59,7 +59,7 @@ int iRCCE_wait_tagged(RCCE_FLAG flag, RCCE_FLAG_STATUS val, void *tag, int len) 
 int iRCCE_test_tagged(RCCE_FLAG flag, RCCE_FLAG_STATUS val, int *result, void *tag, int len) {
   TIMING_SCOPE();
   unsigned char *line = NULL;
-  int rc = tag_line(flag, rcce_g.ue, tag ? len : 0, "iRCCE_test_tagged", &line);
+  int rc = tag_line(flag, rcce_my_ue(), tag ? len : 0, "iRCCE_test_tagged", &line);
   if (rc == RCCE_SUCCESS) rc = RCCE_test_flag(flag, val, result);
   if (rc == RCCE_SUCCESS && *result && tag) memcpy(tag, line, (size_t)len);
   return rc;

@@ -13,10 +13,11 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../timing/timing_shared.h"
 #include "../trace/trace_export.h"
 #include "summary_json.h"
 
-#define POWER_BUCKETS HW_POWER_BUCKETS
+#define POWER_BUCKETS TIMING_POWER_BUCKETS
 
 int job_dir_wanted(const struct launch_options *o) { return o->job.set.model || o->job.set.trace_level > HW_TRACE_OFF; }
 
@@ -147,7 +148,7 @@ static void print_model(const struct hw_job *job, const struct timing_energy *e)
           job->hdr->chip.name, e->energy_j, e->average_w, e->edp_js);
   double comp = 0, comm = 0, wait = 0;
   for (uint32_t u = 0; u < job->hdr->nue; u++) {
-    const struct hw_vclock *c = &hw_ue(job, (int)u)->clock;
+    const struct timing_vclock *c = timing_clock_of(job, (int)u);
     comp += (double)c->compute_ps, comm += (double)c->comm_ps, wait += (double)c->wait_ps;
   }
   double all = comp + comm + wait > 0 ? comp + comm + wait : 1;

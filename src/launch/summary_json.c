@@ -7,14 +7,17 @@
 #include <math.h>
 
 #include "../hw/trace.h"
-
-static const char *const level_names[] = {"off", "counters", "messages", "targets", "sizes", "timeline"};
+#include "option_table.h"
+#include "../mailbox/mailbox_shared.h"
+#include "../rcce/rcce_shared.h"
+#include "../svm/svm_shared.h"
+#include "../timing/timing_shared.h"
 
 static double secs(uint64_t ps) { return (double)ps * 1e-12; }
 
 int summary_all_counted(const struct hw_job *job) {
   for (uint32_t u = 0; u < job->hdr->nue; u++)
-    if (!hw_ue(job, (int)u)->clock.counted) return 0;
+    if (!timing_clock_of(job, (int)u)->counted) return 0;
   return 1;
 }
 
@@ -61,6 +64,17 @@ static void json_number(FILE *f, const char *sep, const char *key, const char *f
   else fputs("null", f);
 }
 
+/* An option's row with a summary.json key: a choice by its name, a flag as
+ * true or false, or the value the job ran with (option_table.h). */
+static void write_option(FILE *f, const struct launch_option *r, const struct launch_options *o,
+                         const struct hw_job *job) {
+  fprintf(f, ",\n    \"%s\": ", r->json);
+  long v = launch_option_int(r, o);
+  if (r->json_in_effect) json_string(f, r->json_in_effect(job));
+  else if (r->kind == LAUNCH_ARG_CHOICE) json_string(f, launch_option_choice_name(r, v));
+  else fputs(v ? "true" : "false", f);
+}
+
 static void write_job(FILE *f, const struct launch_options *o, const struct hw_job *job, const char *id, double host_s) {
   const struct hw_header *h = job->hdr;
   fprintf(f, "  \"job\": {\n    \"id\": ");
@@ -79,11 +93,8 @@ static void write_job(FILE *f, const struct launch_options *o, const struct hw_j
   for (int m = 0; m < h->chip.n_mc; m++) fprintf(f, "%s[%d, %d]", m ? ", " : "", h->chip.mc[m].tile_x, h->chip.mc[m].tile_y);
   fprintf(f, "]}");
   json_number(f, ",\n    ", "host_seconds", "%.6f", host_s);
-  fprintf(f, ",\n    \"trace\": \"%s\",\n    \"model\": \"%s\",\n", level_names[h->set.trace_level],
-          h->set.model ? "scc" : "none");
-  fprintf(f, "    \"flags\": \"%s\",\n    \"scheme\": \"%s\",\n    \"single_copy\": %s",
-          hw_tagged_messages(h, h->flag_mode, h->iface) ? "tagged" : "normal", h->set.scheme == HW_SCHEME_RPLG ? "rplg" : "lprg",
-          h->set.single_copy ? "true" : "false");
+  for (size_t i = 0; i < launch_option_count; i++)
+    if (launch_option_rows[i].json) write_option(f, &launch_option_rows[i], o, job);
   if (h->set.model) {
     fprintf(f, ",\n    \"computation\": \"%s\",\n    \"host_clock\": \"%s\"",
             summary_all_counted(job) ? "counted" : "host-time", h->set.oversubscribed ? "thread-cpu" : "wall");
@@ -95,13 +106,15 @@ static void write_job(FILE *f, const struct launch_options *o, const struct hw_j
 static void write_ue(FILE *f, const struct hw_job *job, uint32_t u) {
   const struct hw_header *h = job->hdr;
   const struct hw_ue *ue = hw_ue(job, (int)u);
-  const struct hw_counters *k = &ue->counters;
+  const struct rcce_ue_counters *k = &rcce_ue_shared_of(job, (int)u)->counters;
+  const struct mailbox_ue_shared *mb = mailbox_ue_shared_of(job, (int)u);
+  const struct svm_ue_shared *svm = svm_ue_shared_of(job, (int)u);
   struct chip_core_pos pos = chip_core_pos(&h->chip, ue->core);
   fprintf(f, "    {\"ue\": %u, \"core\": %d, \"tile\": [%d, %d], \"puts\": %llu, \"put_bytes\": %llu, \"gets\": %llu, "
              "\"get_bytes\": %llu, \"flag_writes\": %llu, \"barriers\": %llu, \"sleeps\": %llu",
           u, ue->core, pos.x, pos.y, (unsigned long long)k->puts, (unsigned long long)k->put_bytes,
           (unsigned long long)k->gets, (unsigned long long)k->get_bytes, (unsigned long long)k->flag_writes,
-          (unsigned long long)k->barriers, (unsigned long long)k->sleeps);
+          (unsigned long long)k->barriers, (unsigned long long)ue->sleeps);
   if (h->set.trace_level >= HW_TRACE_MESSAGES || h->set.model)
     fprintf(f, ", \"msgs_sent\": %llu, \"bytes_sent\": %llu, \"msgs_recv\": %llu, \"bytes_recv\": %llu",
             (unsigned long long)k->msgs_sent, (unsigned long long)k->bytes_sent, (unsigned long long)k->msgs_recv,
@@ -111,17 +124,17 @@ static void write_ue(FILE *f, const struct hw_job *job, uint32_t u) {
             (unsigned long long)(hw_trace(job, (int)u)->n_events > h->trace_capacity
                                      ? hw_trace(job, (int)u)->n_events - h->trace_capacity
                                      : 0));
-  if (ue->mailbox_state != HW_MAILBOX_NONE)
+  if (mb->state != MAILBOX_UE_NONE)
     fprintf(f, ", \"mails_sent\": %llu, \"mails_recv\": %llu, \"doorbells\": %llu, \"interrupts\": %llu",
-            (unsigned long long)k->mails_sent, (unsigned long long)k->mails_recv, (unsigned long long)k->doorbells,
-            (unsigned long long)k->interrupts);
-  if (ue->svm_on)
+            (unsigned long long)mb->mails_sent, (unsigned long long)mb->mails_recv, (unsigned long long)mb->doorbells,
+            (unsigned long long)mb->interrupts);
+  if (svm->on)
     fprintf(f, ", \"svm_faults\": %llu, \"svm_frames\": %llu, \"svm_acquired\": %llu, \"svm_served\": %llu, "
                "\"svm_forwarded\": %llu",
-            (unsigned long long)k->svm_faults, (unsigned long long)k->svm_frames, (unsigned long long)k->svm_acquired,
-            (unsigned long long)k->svm_served, (unsigned long long)k->svm_forwarded);
+            (unsigned long long)svm->faults, (unsigned long long)svm->frames, (unsigned long long)svm->acquired,
+            (unsigned long long)svm->served, (unsigned long long)svm->forwarded);
   if (h->set.model) {
-    const struct hw_vclock *c = &ue->clock;
+    const struct timing_vclock *c = timing_clock_of(job, (int)u);
     json_number(f, ", ", "seconds", "%.9g", secs(c->now_ps));
     json_number(f, ", ", "compute_s", "%.9g", secs(c->compute_ps));
     json_number(f, ", ", "comm_s", "%.9g", secs(c->comm_ps));

@@ -163,7 +163,7 @@ static int check_deadlock(struct job_run *r) {
   int all_asleep = r->nalive > 0;
   for (int u = 0; u < r->o->job.nue && all_asleep; u++) {
     if (r->ex[u].exited) continue;
-    uint64_t sleeps = hw_ue(&r->job, u)->counters.sleeps;
+    uint64_t sleeps = hw_ue(&r->job, u)->sleeps;
     if (!asleep_unwoken(r, u) || sleeps != r->last_sleeps[u]) all_asleep = 0;
     r->last_sleeps[u] = sleeps;
   }
@@ -261,7 +261,7 @@ static int supervise(struct job_run *r, const sigset_t *watched) {
     int sig = sigtimedwait(watched, &si, &tick);
     if (is_interrupt(sig)) {
       fprintf(stderr, "rccerun: interrupted by %s; stopping %d UE(s)\n", strsignal(sig), r->nalive);
-      return 128 + sig;
+      return RCCERUN_SIGNALLED + sig;
     }
     int rc = reap_exited(r, 1);
     if (!rc && r->nalive > 0) rc = check_orphaned_waits(r);
@@ -298,7 +298,7 @@ int launch_run(const struct launch_options *o) {
   if (o->wait_spin >= 0) p.set.spin_limit = (int)o->wait_spin;
   if (o->wait_yield >= 0) p.set.yield_limit = (int)o->wait_yield;
   p.set.wait_adaptive = o->wait_spin < 0 && o->wait_yield < 0; /* an explicit policy stays fixed (hw/wait.c) */
-  p.set.asym_fence = !p.set.oversubscribed && hw_asym_fence_available() && !o->asym_fence_off;
+  p.set.asym_fence = !p.set.oversubscribed && hw_asym_fence_available() && o->asym_fence;
   char err[256];
   if (hw_job_create(&p, &r.job, err, sizeof err) != 0) {
     fprintf(stderr, "rccerun: %s\n", err);

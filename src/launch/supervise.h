@@ -12,6 +12,7 @@ enum {
   RCCERUN_DEADLOCK = 3,
   RCCERUN_SETUP = 4,      /* segment or fork failed */
   RCCERUN_TIMEOUT = 124,  /* as timeout(1) */
+  RCCERUN_SIGNALLED = 128, /* + the signal that stopped rccerun, as a shell reports it */
 };
 
 /* Call first: rccerun ignores SIGPIPE, so a reader that leaves (`| head`)

@@ -16,17 +16,17 @@
 static timer_t tick_timer;
 static int tick_timer_on;
 
-static int nwords(void) { return (rcce_g.nue + 63) / 64; }
+static int nwords(void) { return (rcce_ue_count() + 63) / 64; }
 
 int mailbox_pending(void) {
-  struct hw_ue *me = hw_ue(&rcce_g.job, rcce_g.ue);
+  struct mailbox_ue_shared *me = &mailbox_g.ues[rcce_my_ue()];
   if (mailbox_g.irq) {
     for (int w = 0; w < nwords(); w++)
       if (__atomic_load_n(&me->gic_pending[w], __ATOMIC_ACQUIRE)) return 1;
     return 0;
   }
-  for (int s = 0; s < rcce_g.nue; s++) {
-    if (__atomic_load_n(mb_header(rcce_g.ue, s), __ATOMIC_ACQUIRE) & MB_FLAG_FULL) return 1;
+  for (int s = 0; s < rcce_ue_count(); s++) {
+    if (__atomic_load_n(mb_header(rcce_my_ue(), s), __ATOMIC_ACQUIRE) & MB_FLAG_FULL) return 1;
   }
   return 0;
 }
@@ -37,20 +37,20 @@ static int drain(void) {
   int took = 0;
   mb_enter(); /* left without mailbox_leave: this is the dispatch a deferral would run */
   if (mailbox_g.irq) {
-    struct hw_ue *me = hw_ue(&rcce_g.job, rcce_g.ue);
+    struct mailbox_ue_shared *me = &mailbox_g.ues[rcce_my_ue()];
     for (int w = 0; w < nwords(); w++) {
       uint64_t bits = __atomic_exchange_n(&me->gic_pending[w], 0, __ATOMIC_ACQ_REL), left = 0;
       while (bits) {
         int b = __builtin_ctzll(bits);
         bits &= bits - 1;
         if (mailbox_take_slot(w * 64 + b)) took++;
-        else if (__atomic_load_n(mb_header(rcce_g.ue, w * 64 + b), __ATOMIC_ACQUIRE) & MB_FLAG_FULL)
+        else if (__atomic_load_n(mb_header(rcce_my_ue(), w * 64 + b), __ATOMIC_ACQUIRE) & MB_FLAG_FULL)
           left |= 1ull << b; /* no room for it yet: keep the bit */
       }
       if (left) __atomic_fetch_or(&me->gic_pending[w], left, __ATOMIC_ACQ_REL);
     }
   } else {
-    for (int s = 0; s < rcce_g.nue; s++) took += mailbox_take_slot(s);
+    for (int s = 0; s < rcce_ue_count(); s++) took += mailbox_take_slot(s);
   }
   __atomic_signal_fence(__ATOMIC_SEQ_CST);
   mailbox_g.critical--;
@@ -99,10 +99,10 @@ static void on_doorbell(int sig, siginfo_t *info, void *ctx) {
   (void)info;
   (void)ctx;
   int saved_errno = errno;
-  struct hw_ue *me = hw_ue(&rcce_g.job, rcce_g.ue);
+  struct hw_ue *me = hw_ue(rcce_job(), rcce_my_ue());
   int32_t sleeping = __atomic_load_n(&me->sleeping, __ATOMIC_RELAXED);
   struct hw_wait_desc wait = me->wait;
-  uint64_t taken_before = rcce_counters()->mails_recv;
+  uint64_t taken_before = mailbox_g.ues[rcce_my_ue()].mails_recv;
   mailbox_g.in_handler++;
   MB_COUNT(interrupts);
   if (timing_enabled) timing_enter();
@@ -111,25 +111,25 @@ static void on_doorbell(int sig, siginfo_t *info, void *ctx) {
   mailbox_g.in_handler--;
   me->wait = wait;
   __atomic_store_n(&me->sleeping, sleeping, __ATOMIC_RELAXED);
-  if (sleeping && rcce_counters()->mails_recv != taken_before) __atomic_fetch_add(&me->doorbell_seq, 1, __ATOMIC_RELEASE);
+  if (sleeping && mailbox_g.ues[rcce_my_ue()].mails_recv != taken_before) __atomic_fetch_add(&me->doorbell_seq, 1, __ATOMIC_RELEASE);
   errno = saved_errno;
 }
 
 void mailbox_ring_doorbell(int dest) {
-  struct hw_ue *d = hw_ue(&rcce_g.job, dest);
+  struct mailbox_ue_shared *d = &mailbox_g.ues[dest];
   if (mailbox_g.irq) {
-    int me = rcce_g.ue;
+    int me = rcce_my_ue();
     /* A clear status means no interrupt is on its way: send one, unless the
      * receiver is waiting and checks its status itself (mailbox_wait).  The
      * locked fetch_or orders our bit before reading mailbox_waiting; the
      * waiter clears that flag before its last check (mailbox_wait). */
     uint64_t old = __atomic_fetch_or(&d->gic_pending[me / 64], 1ull << (me % 64), __ATOMIC_SEQ_CST);
-    if (!old && !__atomic_load_n(&d->mailbox_waiting, __ATOMIC_SEQ_CST)) {
-      kill((pid_t)d->pid, mailbox_g.signo);
+    if (!old && !__atomic_load_n(&d->waiting, __ATOMIC_SEQ_CST)) {
+      kill((pid_t)hw_ue(rcce_job(), dest)->pid, mailbox_g.signo);
       MB_COUNT(doorbells);
     }
   }
-  hw_ring(&rcce_g.job, dest); /* a receiver asleep in a wait */
+  hw_ring(rcce_job(), dest); /* a receiver asleep in a wait */
 }
 
 int mailbox_doorbell_start(void) {

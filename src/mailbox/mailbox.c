@@ -32,9 +32,9 @@ void mailbox_leave(void) {
 }
 
 void mailbox_close(void) {
-  __atomic_store_n(&hw_ue(&rcce_g.job, rcce_g.ue)->mailbox_state, HW_MAILBOX_GONE, __ATOMIC_SEQ_CST);
+  __atomic_store_n(&mailbox_g.ues[rcce_my_ue()].state, MAILBOX_UE_GONE, __ATOMIC_SEQ_CST);
   /* Senders waiting for a full slot here give up (mailbox_send_kind). */
-  for (int u = 0; u < rcce_g.nue; u++) hw_ring(&rcce_g.job, u);
+  for (int u = 0; u < rcce_ue_count(); u++) hw_ring(rcce_job(), u);
 }
 
 static void mb_depart(void) {
@@ -45,24 +45,25 @@ static void mb_depart(void) {
 
 int mailbox_init(void) {
   TIMING_SCOPE();
-  if (!rcce_g.initialized || rcce_g.finalized)
+  if (!rcce_running())
     return rcce_report(MAILBOX_ERROR_NOT_INIT, "mailbox_init", "call RCCE_init first");
   if (mailbox_g.ready) return MAILBOX_SUCCESS;
-  if (rcce_g.queued || rcce_g.extra_waiting)
-    return rcce_report(MAILBOX_ERROR_BUSY, "mailbox_init", "%d iRCCE requests are pending", rcce_g.queued);
+  if (rcce_xfer_requests_pending())
+    return rcce_report(MAILBOX_ERROR_BUSY, "mailbox_init", "%d iRCCE requests are pending", rcce_xfer_requests_pending());
   /* seed 003 section 5: one line per sending core in every receiver's MPB. */
-  int64_t line = rcce_reserve_mpb_lines((uint64_t)rcce_g.nue);
+  int64_t line = rcce_reserve_mpb_lines((uint64_t)rcce_ue_count());
   if (line < 0)
     return rcce_report(MAILBOX_ERROR_MPB, "mailbox_init", "%d mailboxes of 32 bytes do not fit the free MPB (%d lines)",
-                       rcce_g.nue, (int)(RCCE_chunk / rcce_g.line));
+                       rcce_ue_count(), (int)(RCCE_chunk / rcce_line_bytes()));
   mailbox_g.slot_line = (uint64_t)line;
-  mailbox_g.irq = rcce_g.job.hdr->set.mailbox_irq;
-  memset(mb_payload(rcce_g.ue, 0), 0, (size_t)rcce_g.nue * rcce_g.line);
+  mailbox_g.ues = mailbox_ue_shared_of(rcce_job(), 0); /* present: attach checked the layout hash */
+  mailbox_g.irq = rcce_job()->hdr->set.mailbox_irq;
+  memset(mb_payload(rcce_my_ue(), 0), 0, (size_t)rcce_ue_count() * rcce_line_bytes());
   if (mailbox_doorbell_start() != 0)
     return rcce_report(MAILBOX_ERROR_NOT_INIT, "mailbox_init", "cannot install the doorbell signal");
   mailbox_g.ready = 1;
   rcce_at_finalize(mb_depart);
-  __atomic_store_n(&hw_ue(&rcce_g.job, rcce_g.ue)->mailbox_state, HW_MAILBOX_READY, __ATOMIC_RELEASE);
+  __atomic_store_n(&mailbox_g.ues[rcce_my_ue()].state, MAILBOX_UE_READY, __ATOMIC_RELEASE);
   /* Nobody sends before every UE has cleared its slots and can take doorbells. */
   RCCE_barrier(&RCCE_COMM_WORLD);
   return MAILBOX_SUCCESS;
@@ -70,13 +71,13 @@ int mailbox_init(void) {
 
 static int check_dest(int dest, const char *where) {
   if (!mailbox_g.ready) return rcce_report(MAILBOX_ERROR_NOT_INIT, where, "call mailbox_init first");
-  if (dest < 0 || dest >= rcce_g.nue)
-    return rcce_report(MAILBOX_ERROR_DEST, where, "destination %d is no UE of this job (0..%d)", dest, rcce_g.nue - 1);
+  if (dest < 0 || dest >= rcce_ue_count())
+    return rcce_report(MAILBOX_ERROR_DEST, where, "destination %d is no UE of this job (0..%d)", dest, rcce_ue_count() - 1);
   return MAILBOX_SUCCESS;
 }
 
 static int dest_gone(int dest) {
-  return __atomic_load_n(&hw_ue(&rcce_g.job, dest)->mailbox_state, __ATOMIC_ACQUIRE) == HW_MAILBOX_GONE;
+  return __atomic_load_n(&mailbox_g.ues[dest].state, __ATOMIC_ACQUIRE) == MAILBOX_UE_GONE;
 }
 
 static int slot_empty(volatile uint32_t *hdr) { return !(__atomic_load_n(hdr, __ATOMIC_ACQUIRE) & MB_FLAG_FULL); }
@@ -94,7 +95,7 @@ int mailbox_send_kind(int dest, const void *msg, size_t len, int kind) {
   /* Copy first: msg may lie in SVM memory whose page fault needs the mailboxes. */
   unsigned char copy[MAILBOX_MAX_LEN];
   memcpy(copy, msg, len);
-  volatile uint32_t *hdr = mb_header(dest, rcce_g.ue);
+  volatile uint32_t *hdr = mb_header(dest, rcce_my_ue());
   struct hw_wait_desc why = {.kind = HW_WAIT_MAILBOX_FULL, .peer = dest};
   struct slot_wait w = {hdr, dest};
   for (;;) {
@@ -106,12 +107,12 @@ int mailbox_send_kind(int dest, const void *msg, size_t len, int kind) {
     mb_enter();
     if (slot_empty(hdr)) {
       if (timing_enabled) timing_flag_seen(hdr, 0, 0); /* the remote read that found it empty */
-      memcpy(mb_payload(dest, rcce_g.ue), copy, len);
+      memcpy(mb_payload(dest, rcce_my_ue()), copy, len);
       uint32_t h = MB_FLAG_FULL | (uint32_t)len << 8 | (uint32_t)kind << 16;
       if (timing_enabled) timing_flag_write(hdr, 0, h); /* one line written to dest's MPB */
       /* The doorbell is a write to the interrupt controller; charged as one
        * more line to dest's tile (docs/svm_g.md "Model mode"). */
-      if (timing_enabled && mailbox_g.irq) timing_mpb_copy(hdr, rcce_g.line, 1);
+      if (timing_enabled && mailbox_g.irq) timing_mpb_copy(hdr, rcce_line_bytes(), 1);
       __atomic_store_n(hdr, h, __ATOMIC_RELEASE);
       /* Ring inside the critical section: a deferred dispatch in mailbox_leave
        * may send to dest again and must find this mail announced. */
@@ -139,12 +140,12 @@ int mailbox_send(int dest, const void *msg, size_t len) {
 }
 
 int mailbox_take_slot(int sender) {
-  volatile uint32_t *hdr = mb_header(rcce_g.ue, sender);
+  volatile uint32_t *hdr = mb_header(rcce_my_ue(), sender);
   uint32_t h = __atomic_load_n(hdr, __ATOMIC_ACQUIRE);
   if (!(h & MB_FLAG_FULL)) return 0;
   struct mb_mail m = {.src = (int16_t)sender, .len = (uint8_t)(h >> 8), .kind = (uint8_t)(h >> 16)};
   if (m.len > MAILBOX_MAX_LEN) m.len = MAILBOX_MAX_LEN;
-  memcpy(m.data, mb_payload(rcce_g.ue, sender), m.len);
+  memcpy(m.data, mb_payload(rcce_my_ue(), sender), m.len);
   m.stamp_ps = timing_line_stamp(hdr, h); /* costs are the consumer's: mailbox_charge_arrival */
   if (m.kind == MB_KIND_SYSTEM) {
     if (!mailbox_g.system_receive || mailbox_g.system_receive(sender, m.data, m.len, m.stamp_ps) != 0) return 0;
@@ -154,7 +155,7 @@ int mailbox_take_slot(int sender) {
   }
   __atomic_store_n(hdr, 0, __ATOMIC_RELEASE);
   MB_COUNT(mails_recv);
-  hw_ring(&rcce_g.job, sender); /* a sender may wait for this slot */
+  hw_ring(rcce_job(), sender); /* a sender may wait for this slot */
   return 1;
 }
 
@@ -202,10 +203,10 @@ int mailbox_set_handler(void (*fn)(int src, const void *msg, size_t len)) {
  * the sender, so one mailbox is checked; without it the idle loop sweeps
  * all of them -- and reading its line. */
 static void charge_take(int src) {
-  const struct chip_desc *c = &rcce_g.job.hdr->chip;
+  const struct chip_desc *c = &rcce_job()->hdr->chip;
   timing_cycles(mailbox_g.irq ? c->lat.interrupt_cycles + c->time.mailbox_check_cycles
-                       : rcce_g.nue * c->time.mailbox_check_cycles);
-  timing_mpb_copy(mb_payload(rcce_g.ue, src), rcce_g.line, 0);
+                       : rcce_ue_count() * c->time.mailbox_check_cycles);
+  timing_mpb_copy(mb_payload(rcce_my_ue(), src), rcce_line_bytes(), 0);
 }
 
 void mailbox_charge_arrival(int src, uint64_t stamp_ps) {
@@ -240,12 +241,12 @@ void mailbox_wait(int (*cond)(void *), void *arg, const struct hw_wait_desc *why
   /* While waiting this UE checks its interrupt status itself, so senders
    * need not signal it (mailbox_ring_doorbell); a sender that saw the flag set
    * left its bit for the check after the flag is cleared. */
-  _Atomic int32_t *waiting = &hw_ue(&rcce_g.job, rcce_g.ue)->mailbox_waiting;
+  _Atomic int32_t *waiting = &mailbox_g.ues[rcce_my_ue()].waiting;
   __atomic_fetch_add(waiting, 1, __ATOMIC_SEQ_CST);
   for (;;) {
     mailbox_dispatch();
     if (cond(arg)) break;
-    hw_wait_cond(&rcce_g.job, rcce_g.ue, cond_or_mail, &w, why);
+    hw_wait_cond(rcce_job(), rcce_my_ue(), cond_or_mail, &w, why);
   }
   __atomic_fetch_sub(waiting, 1, __ATOMIC_SEQ_CST);
   if (mailbox_pending()) mailbox_dispatch();

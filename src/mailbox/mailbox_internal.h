@@ -10,7 +10,7 @@
  * flag (the "toggle" of seed 003 section 5).  Remote write, local read.
  *
  * Doorbells.  After setting the flag s sets bit s of r's interrupt status
- * (hw_ue.gic_pending, the SCC's global interrupt controller keeps one per
+ * (mailbox_ue_shared.gic_pending, the SCC's global interrupt controller keeps one per
  * core) and, when that status was clear, sends r the doorbell signal; r's
  * handler takes the status and checks only the slots whose bits were set.
  * Without doorbells (rccerun --mailbox poll) r checks every slot at each tick
@@ -29,7 +29,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "../rcce/rcce_internal.h"
+#include "mailbox_shared.h"
+
+#include "../rcce/rcce_iface.h"
 #include "scc_mailbox.h"
 
 enum mb_kind { MB_KIND_USER = 0, MB_KIND_SYSTEM = 1 };
@@ -52,6 +54,7 @@ struct mb_state {
   int irq;                   /* doorbells (else polling) */
   int signo;                 /* the doorbell signal */
   uint64_t slot_line;        /* first slot's line in every MPB */
+  struct mailbox_ue_shared *ues; /* every UE's block (mailbox_shared.h), by UE */
   void (*user_handler)(int src, const void *msg, size_t len);
   /* The svm layer: receive runs while draining (must not send or block;
    * returns -1 to leave the mail in its slot), process afterwards. */
@@ -67,14 +70,14 @@ extern struct mb_state mailbox_g;
 
 /* The header word of UE owner's slot for mails from UE sender. */
 static inline volatile uint32_t *mb_header(int owner, int sender) {
-  return (volatile uint32_t *)(rcce_mpb_of(owner) + (mailbox_g.slot_line + (uint64_t)sender) * rcce_g.line + MB_HEADER_OFF);
+  return (volatile uint32_t *)(rcce_mpb_of(owner) + (mailbox_g.slot_line + (uint64_t)sender) * rcce_line_bytes() + MB_HEADER_OFF);
 }
 static inline unsigned char *mb_payload(int owner, int sender) {
-  return rcce_mpb_of(owner) + (mailbox_g.slot_line + (uint64_t)sender) * rcce_g.line;
+  return rcce_mpb_of(owner) + (mailbox_g.slot_line + (uint64_t)sender) * rcce_line_bytes();
 }
 
 /* Count one event in this UE's counters (safe against our own handlers). */
-#define MB_COUNT(field) __atomic_fetch_add(&rcce_counters()->field, 1, __ATOMIC_RELAXED)
+#define MB_COUNT(field) __atomic_fetch_add(&mailbox_g.ues[rcce_my_ue()].field, 1, __ATOMIC_RELAXED)
 
 /* Critical sections against this process's own doorbell handler. */
 static inline void mb_enter(void) {

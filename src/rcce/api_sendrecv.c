@@ -1,6 +1,7 @@
 /* Public RCCE_send / RCCE_recv / RCCE_recv_test: the basic interface (library
  * flags and send buffer) and the gory one (caller's buffer and flags), in
  * both flag forms.  All land on rcce_send_general / rcce_recv_general. */
+#include "../openscc_api.h"
 #include "rcce_internal.h"
 
 int rcce_check_basic_peer(int peer, const char *where) {
@@ -18,8 +19,7 @@ int RCCE_send(char *privbuf, size_t size, int dest) {
   int rc = rcce_check_basic_peer(dest, "RCCE_send");
   if (rc != RCCE_SUCCESS) return rc;
   if (!privbuf && size) return rcce_error(RCCE_DEBUG_COMM, RCCE_ERROR_SOURCE, "RCCE_send", "NULL buffer");
-  struct rcce_link l = rcce_basic_send_link(dest);
-  return rcce_send_general(privbuf, rcce_basic_buff_off(), RCCE_chunk, &l, size, dest, 0);
+  return rcce_basic_send(privbuf, size, dest, 0);
 }
 
 int RCCE_recv(char *privbuf, size_t size, int source) {
@@ -27,8 +27,7 @@ int RCCE_recv(char *privbuf, size_t size, int source) {
   int rc = rcce_check_basic_peer(source, "RCCE_recv");
   if (rc != RCCE_SUCCESS) return rc;
   if (!privbuf && size) return rcce_error(RCCE_DEBUG_COMM, RCCE_ERROR_TARGET, "RCCE_recv", "NULL buffer");
-  struct rcce_link l = rcce_basic_recv_link(source);
-  return rcce_recv_general(privbuf, rcce_basic_buff_off(), RCCE_chunk, &l, size, source, NULL);
+  return rcce_basic_recv(privbuf, size, source, NULL);
 }
 
 int RCCE_recv_test(char *privbuf, size_t size, int source, int *test) {
@@ -37,8 +36,7 @@ int RCCE_recv_test(char *privbuf, size_t size, int source, int *test) {
   if (rc != RCCE_SUCCESS) return rc;
   if ((!privbuf && size) || !test)
     return rcce_error(RCCE_DEBUG_COMM, RCCE_ERROR_TARGET, "RCCE_recv_test", "NULL buffer or test pointer");
-  struct rcce_link l = rcce_basic_recv_link(source);
-  return rcce_recv_general(privbuf, rcce_basic_buff_off(), RCCE_chunk, &l, size, source, test);
+  return rcce_basic_recv(privbuf, size, source, test);
 }
 
 int RCCE_peek(char *privbuf, size_t size, int source) {
@@ -82,17 +80,18 @@ static int from_big_ptr(RCCE_FLAG *f, struct rcce_iflag *out) {
                       &g);                                                                              \
   if (rc != RCCE_SUCCESS) return rc
 
-int RCCE_send_gory(char *privbuf, t_vcharp combuf, size_t chunk, RCCE_FLAG *ready, RCCE_FLAG *sent, size_t size,
+/* The -DGORY names (RCCE.h), exported: not declared in this build. */
+OPENSCC_API int RCCE_send_gory(char *privbuf, t_vcharp combuf, size_t chunk, RCCE_FLAG *ready, RCCE_FLAG *sent, size_t size,
                    int dest);
-int RCCE_recv_gory(char *privbuf, t_vcharp combuf, size_t chunk, RCCE_FLAG *ready, RCCE_FLAG *sent, size_t size,
+OPENSCC_API int RCCE_recv_gory(char *privbuf, t_vcharp combuf, size_t chunk, RCCE_FLAG *ready, RCCE_FLAG *sent, size_t size,
                    int source);
-int RCCE_recv_test_gory(char *privbuf, t_vcharp combuf, size_t chunk, RCCE_FLAG *ready, RCCE_FLAG *sent,
+OPENSCC_API int RCCE_recv_test_gory(char *privbuf, t_vcharp combuf, size_t chunk, RCCE_FLAG *ready, RCCE_FLAG *sent,
                         size_t size, int source, int *test);
-int RCCE_send_gory_singlebit(char *privbuf, t_vcharp combuf, size_t chunk, rcce_sbflag *ready, rcce_sbflag *sent,
+OPENSCC_API int RCCE_send_gory_singlebit(char *privbuf, t_vcharp combuf, size_t chunk, rcce_sbflag *ready, rcce_sbflag *sent,
                              size_t size, int dest);
-int RCCE_recv_gory_singlebit(char *privbuf, t_vcharp combuf, size_t chunk, rcce_sbflag *ready, rcce_sbflag *sent,
+OPENSCC_API int RCCE_recv_gory_singlebit(char *privbuf, t_vcharp combuf, size_t chunk, rcce_sbflag *ready, rcce_sbflag *sent,
                              size_t size, int source);
-int RCCE_recv_test_gory_singlebit(char *privbuf, t_vcharp combuf, size_t chunk, rcce_sbflag *ready,
+OPENSCC_API int RCCE_recv_test_gory_singlebit(char *privbuf, t_vcharp combuf, size_t chunk, rcce_sbflag *ready,
                                   rcce_sbflag *sent, size_t size, int source, int *test);
 
 int RCCE_send_gory(char *privbuf, t_vcharp combuf, size_t chunk, RCCE_FLAG *ready, RCCE_FLAG *sent, size_t size,

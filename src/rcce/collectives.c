@@ -88,7 +88,7 @@ static volatile unsigned char *piece_slot(int ue, long call) {
 static long slot_calls; /* small reductions over every UE so far */
 
 static long slot_call(const RCCE_COMM *comm, size_t bytes) {
-  int usable = !timing_enabled && rcce_g.flag_mode == HW_FLAGS_BIG && comm->size == rcce_g.nue && bytes <= rcce_g.line;
+  int usable = !timing_enabled && rcce_g.flag_mode == RCCE_FLAGMODE_BIG && comm->size == rcce_g.nue && bytes <= rcce_g.line;
   return usable ? slot_calls++ : -1;
 }
 

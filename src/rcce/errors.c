@@ -1,7 +1,11 @@
-/* RCCE error strings and debug printing (RCCE_error_string, RCCE_debug_set). */
+/* RCCE error strings and debug printing (RCCE_error_string, RCCE_debug_set),
+ * and the library's one exit (rcce_fatal).  Conventions: docs/errors.md. */
+#define _GNU_SOURCE
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "rcce_internal.h"
 
@@ -105,7 +109,12 @@ int rcce_error(int category, int code, const char *where, const char *detail_fmt
   return code;
 }
 
+/* API misuse in the layers above (mailbox, SVM) is reported like RCCE's own
+ * (RCCE_error_return in RCCE_debug.c): the code is returned, and the line
+ * printed only while the communication debug level is set (RCCE_debug_set,
+ * rccerun --debug).  docs/errors.md, "API misuse". */
 int rcce_report(int code, const char *where, const char *fmt, ...) {
+  if (!RCCE_debug_comm) return code;
   char detail[256], line[400];
   va_list ap;
   va_start(ap, fmt);
@@ -115,6 +124,32 @@ int rcce_report(int code, const char *where, const char *fmt, ...) {
   else snprintf(line, sizeof line, "%s on UE %d: %s\n", where, rcce_g.ue, detail);
   fputs(line, stderr); /* one write, so lines of several UEs do not mix */
   return code;
+}
+
+/* Inside SVM's page-fault handler SIGSEGV is blocked (the handler runs
+ * without SA_NODEFER); only async-signal-safe calls are allowed there
+ * (POSIX signal-safety(7)), so stdio must not be flushed. */
+static int in_fault_handler(void) {
+  sigset_t blocked;
+  return pthread_sigmask(SIG_BLOCK, NULL, &blocked) == 0 && sigismember(&blocked, SIGSEGV) == 1;
+}
+
+/* The only exit inside the library (docs/errors.md, "Fatal errors"): one
+ * line "WHAT on UE n: CAUSE", written at once so lines of several UEs do not
+ * mix, then the UE ends with RCCE_FATAL_STATUS, which rccerun reports as
+ * "UE n (core c) exited with status 1". */
+void rcce_fatal(const char *what, const char *fmt, ...) {
+  char line[512];
+  int n = snprintf(line, sizeof line, "%s on UE %d: ", what, rcce_g.ue);
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(line + n, sizeof line - (size_t)n - 1, fmt, ap);
+  va_end(ap);
+  strcat(line, "\n");
+  if (!in_fault_handler()) fflush(NULL); /* keep what the program printed before */
+  if (write(2, line, strlen(line)) < 0) { /* stderr is gone: the exit status still tells */
+  }
+  _exit(RCCE_FATAL_STATUS);
 }
 
 int rcce_check_ue(int ue, const char *where) {

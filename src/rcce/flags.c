@@ -5,6 +5,7 @@
 #include <sched.h>
 #include <string.h>
 
+#include "../openscc_api.h"
 #include "rcce_internal.h"
 
 static volatile uint32_t *flag_word(struct rcce_iflag f, int ue) {
@@ -37,7 +38,7 @@ static int sbline_new(void) {
 }
 
 int rcce_iflag_alloc(struct rcce_iflag *f) {
-  if (rcce_g.flag_mode == HW_FLAGS_BIG) {
+  if (rcce_g.flag_mode == RCCE_FLAGMODE_BIG) {
     int64_t l = rcce_flag_line_alloc();
     if (l < 0) return RCCE_ERROR_FLAG_NOT_ALLOCATED;
     *f = (struct rcce_iflag){(uint32_t)l * rcce_g.line, -1};
@@ -126,7 +127,7 @@ static int check_line(t_vcharp addr, uint32_t *off) {
 }
 
 int rcce_iflag_from_big(RCCE_FLAG f, struct rcce_iflag *out) {
-  if (rcce_g.flag_mode != HW_FLAGS_BIG) return RCCE_ERROR_FLAG_UNDEFINED;
+  if (rcce_g.flag_mode != RCCE_FLAGMODE_BIG) return RCCE_ERROR_FLAG_UNDEFINED;
   uint32_t off = 0;
   int rc = check_line((t_vcharp)f, &off);
   if (rc == RCCE_SUCCESS) *out = (struct rcce_iflag){off, -1};
@@ -134,7 +135,7 @@ int rcce_iflag_from_big(RCCE_FLAG f, struct rcce_iflag *out) {
 }
 
 int rcce_iflag_from_sb(const rcce_sbflag *f, struct rcce_iflag *out) {
-  if (rcce_g.flag_mode != HW_FLAGS_SINGLEBIT || !f) return RCCE_ERROR_FLAG_UNDEFINED;
+  if (rcce_g.flag_mode != RCCE_FLAGMODE_SINGLEBIT || !f) return RCCE_ERROR_FLAG_UNDEFINED;
   uint32_t off = 0;
   int rc = check_line(f->line_address, &off);
   if (rc != RCCE_SUCCESS) return rc;
@@ -191,7 +192,7 @@ static int do_test(int rc, struct rcce_iflag f, RCCE_FLAG_STATUS val, int *resul
 int RCCE_flag_alloc(RCCE_FLAG *flag) {
   if (!flag) return rcce_error(RCCE_DEBUG_SYNCH, RCCE_ERROR_FLAG_UNDEFINED, "RCCE_flag_alloc", "NULL flag");
   struct rcce_iflag f;
-  int rc = rcce_g.flag_mode == HW_FLAGS_BIG ? rcce_iflag_alloc(&f) : RCCE_ERROR_FLAG_UNDEFINED;
+  int rc = rcce_g.flag_mode == RCCE_FLAGMODE_BIG ? rcce_iflag_alloc(&f) : RCCE_ERROR_FLAG_UNDEFINED;
   if (rc != RCCE_SUCCESS) return rcce_error(RCCE_DEBUG_SYNCH, rc, "RCCE_flag_alloc", "no MPB line left for a flag");
   *flag = (RCCE_FLAG)(rcce_mpb_of(rcce_g.ue) + f.off);
   return RCCE_SUCCESS;
@@ -229,23 +230,24 @@ int RCCE_test_flag(RCCE_FLAG flag, RCCE_FLAG_STATUS val, int *result) {
   return do_test(rcce_iflag_from_big(flag, &f), f, val, result, "RCCE_test_flag");
 }
 
-int RCCE_test_flag_singlebit(rcce_sbflag flag, RCCE_FLAG_STATUS val, int *result);
+/* The -DSINGLEBITFLAGS names (RCCE.h), exported: not declared in this build. */
+OPENSCC_API int RCCE_test_flag_singlebit(rcce_sbflag flag, RCCE_FLAG_STATUS val, int *result);
 int RCCE_test_flag_singlebit(rcce_sbflag flag, RCCE_FLAG_STATUS val, int *result) {
   TIMING_SCOPE();
   struct rcce_iflag f = {0, 0};
   return do_test(rcce_iflag_from_sb(&flag, &f), f, val, result, "RCCE_test_flag");
 }
 
-int RCCE_flag_alloc_singlebit(rcce_sbflag *flag);
-int RCCE_flag_free_singlebit(rcce_sbflag *flag);
-int RCCE_flag_write_singlebit(rcce_sbflag *flag, RCCE_FLAG_STATUS val, int ID);
-int RCCE_flag_read_singlebit(rcce_sbflag flag, RCCE_FLAG_STATUS *val, int ID);
-int RCCE_wait_until_singlebit(rcce_sbflag flag, RCCE_FLAG_STATUS val);
+OPENSCC_API int RCCE_flag_alloc_singlebit(rcce_sbflag *flag);
+OPENSCC_API int RCCE_flag_free_singlebit(rcce_sbflag *flag);
+OPENSCC_API int RCCE_flag_write_singlebit(rcce_sbflag *flag, RCCE_FLAG_STATUS val, int ID);
+OPENSCC_API int RCCE_flag_read_singlebit(rcce_sbflag flag, RCCE_FLAG_STATUS *val, int ID);
+OPENSCC_API int RCCE_wait_until_singlebit(rcce_sbflag flag, RCCE_FLAG_STATUS val);
 
 int RCCE_flag_alloc_singlebit(rcce_sbflag *flag) {
   if (!flag) return rcce_error(RCCE_DEBUG_SYNCH, RCCE_ERROR_FLAG_UNDEFINED, "RCCE_flag_alloc", "NULL flag");
   struct rcce_iflag f;
-  int rc = rcce_g.flag_mode == HW_FLAGS_SINGLEBIT ? rcce_iflag_alloc(&f) : RCCE_ERROR_FLAG_UNDEFINED;
+  int rc = rcce_g.flag_mode == RCCE_FLAGMODE_SINGLEBIT ? rcce_iflag_alloc(&f) : RCCE_ERROR_FLAG_UNDEFINED;
   if (rc != RCCE_SUCCESS) return rcce_error(RCCE_DEBUG_SYNCH, rc, "RCCE_flag_alloc", "no MPB line left for a flag");
   flag->location = f.bit;
   flag->line_address = rcce_mpb_of(rcce_g.ue) + f.off;

@@ -1,5 +1,6 @@
 /* RCCE_init / RCCE_finalize and the per-UE view of the job. */
 #define _GNU_SOURCE
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -7,6 +8,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../chip/text_input.h"
+#include "../openscc_api.h"
 #include "rcce_internal.h"
 
 struct rcce_state rcce_g = {.ue = -1};
@@ -20,12 +23,11 @@ RCCE_COMM RCCE_P_COMM;
 
 #define STANDALONE_SHARED_BYTES (64u << 20)
 
-static void die(const char *fmt, const char *detail) {
-  char msg[512];
-  int n = snprintf(msg, sizeof msg, "RCCE_init failed on UE %d: ", rcce_g.ue);
-  snprintf(msg + n, sizeof msg - (size_t)n, fmt, detail);
-  fprintf(stderr, "%s\n", msg); /* one write, so lines of several UEs do not mix */
-  exit(1);
+/* RCCE_init cannot go on: stop the UE (docs/errors.md, "Fatal errors"). */
+static _Noreturn void die(const char *fmt, const char *detail) {
+  char why[400];
+  snprintf(why, sizeof why, fmt, detail);
+  rcce_fatal("RCCE_init failed", "%s", why);
 }
 
 /* A program started without rccerun runs as a one-UE job on core 0. */
@@ -45,6 +47,15 @@ static void attach_standalone(void) {
   rcce_g.ue = 0;
 }
 
+/* A number rccerun put in the environment, checked whole: "NAME must be WHAT, got 'TEXT'". */
+static int job_number(const char *name, const char *text, long long max, const char *what) {
+  long long v;
+  if (chip_text_parse_int(text, 0, max, &v) == 0) return (int)v;
+  char msg[256];
+  snprintf(msg, sizeof msg, "%s must be %s (set by rccerun), got '%.64s'", name, what, text);
+  die("%s", msg);
+}
+
 static void attach_job(void) {
   const char *fd_s = getenv("OPENSCC_SHM_FD"), *ue_s = getenv("OPENSCC_UE");
   if (!fd_s || !ue_s) {
@@ -52,9 +63,11 @@ static void attach_job(void) {
     return;
   }
   char err[256];
-  rcce_g.ue = atoi(ue_s);
-  if (hw_job_attach(atoi(fd_s), &rcce_g.job, err, sizeof err) != 0) die("%s", err);
-  if (rcce_g.ue < 0 || rcce_g.ue >= (int)rcce_g.job.hdr->nue) die("%s", "OPENSCC_UE out of range");
+  int fd = job_number("OPENSCC_SHM_FD", fd_s, INT_MAX, "a file descriptor number");
+  if (hw_job_attach(fd, &rcce_g.job, err, sizeof err) != 0) die("%s", err);
+  char ues[64];
+  snprintf(ues, sizeof ues, "a UE number from 0 to %u", rcce_g.job.hdr->nue - 1);
+  rcce_g.ue = job_number("OPENSCC_UE", ue_s, (long long)rcce_g.job.hdr->nue - 1, ues);
 }
 
 /* Every UE of a job must be built with the same flag form and interface. */
@@ -73,7 +86,7 @@ static void agree(_Atomic int32_t *slot, int mine, const char *what) {
  * send buffer must fit the MPB (docs/rcce.md, "MPB budget"). */
 static void check_flag_budget(void) {
   uint32_t nlines = rcce_g.mpb_bytes / rcce_g.line;
-  uint32_t flag_lines = rcce_g.flag_mode == HW_FLAGS_BIG ? 2u * (uint32_t)rcce_g.nue
+  uint32_t flag_lines = rcce_g.flag_mode == RCCE_FLAGMODE_BIG ? 2u * (uint32_t)rcce_g.nue
                                                          : (2u * (uint32_t)rcce_g.nue + 255) / 256;
   if (flag_lines + 2 + SPARE_FLAG_LINES + 1 <= nlines) return;
   char msg[256];
@@ -124,14 +137,17 @@ static int init_common(int flag_mode, int gory) {
   if (rcce_g.initialized) return RCCE_SUCCESS;
   attach_job();
   struct hw_header *h = rcce_g.job.hdr;
-  agree(&h->flag_mode, flag_mode, "flag (-DSINGLEBITFLAGS)");
-  agree(&h->iface, gory ? HW_IFACE_GORY : HW_IFACE_BASIC, "interface (-DGORY)");
+  /* This layer's regions (rcce_shared.h): present, since attach checked the layout hash. */
+  rcce_g.shared = rcce_job_shared_of(&rcce_g.job);
+  rcce_g.ue_shared = rcce_ue_shared_of(&rcce_g.job, 0);
+  agree(&rcce_g.shared->flag_mode, flag_mode, "flag (-DSINGLEBITFLAGS)");
+  agree(&rcce_g.shared->iface, gory ? RCCE_IFACE_GORY : RCCE_IFACE_BASIC, "interface (-DGORY)");
   rcce_g.flag_mode = flag_mode;
   rcce_g.gory = gory;
-  if (h->set.tagged_flags == HW_TAGGED_ON && flag_mode != HW_FLAGS_BIG)
+  if (h->set.tagged_flags == HW_TAGGED_ON && flag_mode != RCCE_FLAGMODE_BIG)
     die("%s", "tagged flags (rccerun --flags tagged) need big flags; the program is built with -DSINGLEBITFLAGS");
   /* The options shape the basic interface's protocol; gory programs bring their own. */
-  rcce_g.tagged = hw_tagged_messages(h, flag_mode, gory ? HW_IFACE_GORY : HW_IFACE_BASIC);
+  rcce_g.tagged = rcce_tagged_messages(h, flag_mode, gory ? RCCE_IFACE_GORY : RCCE_IFACE_BASIC);
   rcce_g.rplg = h->set.scheme == HW_SCHEME_RPLG && !gory;
   rcce_g.landing_owner = -1;
   rcce_g.nue = (int)h->nue;
@@ -163,23 +179,24 @@ static int init_common(int flag_mode, int gory) {
   if (!gory) alloc_comm_buffer();
   rcce_g.initialized = 1;
   __atomic_store_n(&me->state, HW_UE_RUNNING, __ATOMIC_RELEASE);
-  __atomic_fetch_add(&h->init_count, 1, __ATOMIC_ACQ_REL);
+  __atomic_fetch_add(&rcce_g.shared->init_count, 1, __ATOMIC_ACQ_REL);
   RCCE_barrier(&RCCE_COMM_WORLD);
   return RCCE_SUCCESS;
 }
 
-/* One entry point per compile-time variant (RCCE.h renames RCCE_init). */
+/* One entry point per compile-time variant (RCCE.h renames RCCE_init), each
+ * exported: the library's own build declares only RCCE_init. */
 #define INIT_VARIANT(name, flag_mode, gory)  \
-  int name(int *argc, char ***argv);         \
+  OPENSCC_API int name(int *argc, char ***argv); \
   int name(int *argc, char ***argv) {        \
     (void)argc;                              \
     (void)argv;                              \
     return init_common(flag_mode, gory);     \
   }
-INIT_VARIANT(RCCE_init, HW_FLAGS_BIG, 0)
-INIT_VARIANT(RCCE_init_gory, HW_FLAGS_BIG, 1)
-INIT_VARIANT(RCCE_init_singlebit, HW_FLAGS_SINGLEBIT, 0)
-INIT_VARIANT(RCCE_init_gory_singlebit, HW_FLAGS_SINGLEBIT, 1)
+INIT_VARIANT(RCCE_init, RCCE_FLAGMODE_BIG, 0)
+INIT_VARIANT(RCCE_init_gory, RCCE_FLAGMODE_BIG, 1)
+INIT_VARIANT(RCCE_init_singlebit, RCCE_FLAGMODE_SINGLEBIT, 0)
+INIT_VARIANT(RCCE_init_gory_singlebit, RCCE_FLAGMODE_SINGLEBIT, 1)
 
 int RCCE_finalize(void) {
   TIMING_SCOPE();

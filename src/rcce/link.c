@@ -99,35 +99,6 @@ int rcce_link_arrived(struct rcce_link *l) {
   return 1;
 }
 
-struct reach_arg {
-  const struct rcce_link *l;
-  struct rcce_iflag f;
-  int v;
-};
-
-static int reach_cond(void *p) {
-  const struct reach_arg *a = p;
-  return rcce_link_reached(a->l, a->f, a->v);
-}
-
-static void wait_reached(const struct rcce_link *l, struct rcce_iflag f, int v, const struct hw_wait_desc *why) {
-  struct reach_arg a = {l, f, v};
-  if (reach_cond(&a)) return; /* usually already there when the peer is fast */
-  hw_wait_cond(&rcce_g.job, rcce_g.ue, reach_cond, &a, why);
-}
-
-void rcce_link_send_step(struct rcce_link *l, int dest, const struct rcce_msg_info *m, const void *tag) {
-  struct hw_wait_desc why = {.kind = HW_WAIT_SEND, .peer = dest};
-  int v = rcce_link_announce(l, dest, m, tag);
-  wait_reached(l, l->ready, v, &why);
-  consume(l->ready, l);
-}
-
-void rcce_link_recv_wait(struct rcce_link *l, int src) {
-  struct hw_wait_desc why = {.kind = HW_WAIT_RECV, .peer = src};
-  wait_reached(l, l->sent, rcce_link_next_value(l), &why);
-}
-
 void rcce_link_recv_ack(struct rcce_link *l, int src) {
   rcce_iflag_write(l->ready, l->seq ? seq_value(l, *l->seq) : RCCE_FLAG_SET, src);
 }

@@ -68,7 +68,7 @@ static int copy_one_sided(t_vcharp mpb_addr, t_vcharp priv, int num_bytes, int I
     return rcce_error(RCCE_DEBUG_COMM, mpb_err, where, "%d bytes do not fit the MPB at that address", num_bytes);
   if (!priv && num_bytes) return rcce_error(RCCE_DEBUG_COMM, priv_err, where, "NULL private buffer");
   unsigned char *mpb = rcce_mpb_of(ID) + off;
-  struct hw_counters *c = rcce_counters();
+  struct rcce_ue_counters *c = rcce_counters();
   if (to_mpb) {
     rcce_mpb_write(mpb, (const void *)priv, (size_t)num_bytes);
     c->puts++;

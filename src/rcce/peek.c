@@ -14,7 +14,7 @@
 int rcce_peek_general(char *priv, size_t n, int src) {
   struct rcce_link l = rcce_basic_recv_link(src);
   rcce_xfer_progress();
-  if (rcce_g.recv_queue[src] || !rcce_link_waiting(&l)) return 1;
+  if (!rcce_xfer_unclaimed(&l, src)) return 1;
   if (!rcce_link_has_header(&l))
     return rcce_error(RCCE_DEBUG_COMM, RCCE_ERROR_FLAG_UNDEFINED, "RCCE_peek",
                       "peeking needs the message size in the flag line: big flags, not -DSINGLEBITFLAGS");

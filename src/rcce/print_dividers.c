@@ -1,12 +1,13 @@
 /* print_dividers(): the tile clock dividers, one line per tile, as RCCE's
  * power-management library prints them (Intel's power examples call it after
- * changing a domain's frequency).  In its own object file so that a program
- * defining a function of that name still links against librcce.a. */
+ * changing a domain's frequency).  Weak: a program that defines a function of
+ * that name links and uses its own, although librcce.a is one object
+ * (docs/architecture.md "The library's surface"). */
 #include <stdio.h>
 
 #include "rcce_internal.h"
 
-void print_dividers(void) {
+__attribute__((weak)) void print_dividers(void) {
   if (!rcce_g.initialized) return;
   const struct chip_desc *chip = &rcce_g.job.hdr->chip;
   struct hw_config *cfg = hw_config(&rcce_g.job);

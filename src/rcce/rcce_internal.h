@@ -14,11 +14,9 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "../hw/segment.h"
 #include "../hw/trace.h"
-#include "../hw/wait.h"
-#include "../timing/timing.h"
-#include "range_alloc.h"
+#include "rcce_iface.h"
+#include "rcce_shared.h"
 
 /* The SINGLEBITFLAGS form of RCCE_FLAG (see RCCE.h). */
 typedef struct {
@@ -40,9 +38,11 @@ struct rcce_sbline {
 
 struct rcce_state {
   struct hw_job job;
+  struct rcce_job_shared *shared;   /* rcce_shared.h: the job's rcce block */
+  struct rcce_ue_shared *ue_shared; /* rcce_shared.h: every UE's block, by UE */
   int initialized, finalized;
   int ue, nue, core;
-  int flag_mode; /* HW_FLAGS_BIG or HW_FLAGS_SINGLEBIT */
+  int flag_mode; /* RCCE_FLAGMODE_BIG or RCCE_FLAGMODE_SINGLEBIT */
   int gory;
   uint32_t line;       /* line size (RCCE_LINE_SIZE) */
   uint32_t mpb_bytes;  /* MPB bytes per core */
@@ -74,27 +74,12 @@ struct rcce_state {
 
 extern struct rcce_state rcce_g;
 
-/* For the layers above (mailbox, svm). */
-/* A fixed share of `lines` lines at the same offset of every UE's MPB: the
- * end of the basic interface's send buffer (RCCE_chunk shrinks), or free
- * lines of a gory program.  Returns the line offset, or -1 when it does not
- * fit.  Every UE must make the same calls in the same order. */
-int64_t rcce_reserve_mpb_lines(uint64_t lines);
-/* Run fn at the start of RCCE_finalize (last registered runs first). */
-int rcce_at_finalize(void (*fn)(void));
+/* The layers above use rcce_iface.h (errors, MPB lines, finalize hooks,
+ * counting, the transfer engine's calls). */
 
-/* Errors: return code, printed when debugging is on for the category. */
-int rcce_error(int category, int code, const char *where, const char *detail_fmt, ...)
-    __attribute__((format(printf, 4, 5)));
-int rcce_check_ue(int ue, const char *where);
-/* RCCE_SUCCESS, or `code` (RCCE_ERROR_SOURCE / _TARGET) for a NULL buffer of bytes > 0. */
-int rcce_check_buffer(const void *buf, size_t bytes, int code, const char *where, const char *what);
-/* The layers above: print "WHERE on UE n: DETAIL" (always) and return code. */
-int rcce_report(int code, const char *where, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 /* RCCE_ERROR_MESSAGE_LENGTH for a message of `has` bytes from src taken by a receive of `want`. */
 int rcce_length_error(const char *where, int src, size_t has, size_t want);
 
-static inline unsigned char *rcce_mpb_of(int ue) { return (unsigned char *)RCCE_comm_buffer[ue]; }
 /* Copies into and out of an MPB: what the timing layer charges by the line. */
 static inline void rcce_mpb_write(volatile void *mpb, const void *src, size_t n) {
   memcpy((void *)mpb, src, n);
@@ -104,19 +89,7 @@ static inline void rcce_mpb_read(void *dst, const volatile void *mpb, size_t n) 
   memcpy(dst, (const void *)mpb, n);
   if (timing_enabled) timing_mpb_copy(mpb, n, 0);
 }
-static inline struct hw_counters *rcce_counters(void) { return &hw_ue(&rcce_g.job, rcce_g.ue)->counters; }
-/* Count a message sent to or received from peer (and record it for --trace). */
-static inline void rcce_count_message(int sending, int peer, size_t size) {
-  struct hw_counters *c = rcce_counters();
-  if (sending) {
-    c->msgs_sent++;
-    c->bytes_sent += size;
-  } else {
-    c->msgs_recv++;
-    c->bytes_recv += size;
-  }
-  if (rcce_g.job.hdr->set.trace_level >= HW_TRACE_TARGETS) timing_record_message(sending, peer, size);
-}
+static inline struct rcce_ue_counters *rcce_counters(void) { return &rcce_g.ue_shared[rcce_g.ue].counters; }
 
 /* Flags. */
 int rcce_iflag_alloc(struct rcce_iflag *f);
@@ -155,8 +128,6 @@ struct rcce_msg_info {
 };
 /* Step numbers in a big sent/ready flag (link.c). */
 #define RCCE_SEQ_MASK 0x00ffffffu
-/* Tagged flag payload beside the 4-byte value (seed 004 section V). */
-#define RCCE_TAG_BYTES (RCCE_LINE_SIZE - 4)
 
 /* Whether the link's sent flag carries headers and tags (big flags, basic interface). */
 static inline int rcce_link_has_header(const struct rcce_link *l) { return l->seq && l->sent.bit < 0; }
@@ -166,13 +137,11 @@ static inline int rcce_link_tagged(const struct rcce_link *l, size_t size) {
   return rcce_g.tagged && rcce_link_has_header(l) && size <= RCCE_TAG_BYTES;
 }
 
-/* Link steps (link.c).  Blocking: */
-/* Announce a step (with header m, and tag: a tagged message), wait for the acknowledgement. */
-void rcce_link_send_step(struct rcce_link *l, int dest, const struct rcce_msg_info *m, const void *tag);
-void rcce_link_recv_wait(struct rcce_link *l, int src); /* wait for the next step (not consumed) */
-void rcce_link_recv_take(struct rcce_link *l);          /* consume the step waited for */
-void rcce_link_recv_ack(struct rcce_link *l, int src);  /* acknowledge it */
-/* Non-blocking: */
+/* Link steps (link.c), none of which blocks. */
+void rcce_link_recv_take(struct rcce_link *l);         /* consume the step waited for */
+void rcce_link_recv_ack(struct rcce_link *l, int src); /* acknowledge it */
+/* Announce a step (with header m, and tag: a tagged message); returns the
+ * value the acknowledgement will hold. */
 int rcce_link_announce(struct rcce_link *l, int dest, const struct rcce_msg_info *m, const void *tag);
 int rcce_link_acked(struct rcce_link *l, int ack_value); /* 1 (and consumed) when acknowledged */
 int rcce_link_next_value(const struct rcce_link *l);     /* `sent` value of the next step */
@@ -205,6 +174,9 @@ struct rcce_xfer {
   int wait_landing;              /* when stuck: waiting for my landing buffer (RPLG) */
   struct rcce_xfer *next;
 };
+_Static_assert(sizeof(struct rcce_xfer) <= sizeof(struct rcce_xfer_storage) &&
+                   _Alignof(struct rcce_xfer) <= _Alignof(struct rcce_xfer_storage),
+               "struct rcce_xfer_storage (rcce_iface.h) too small for a transfer");
 
 /* Pipelined messages move in halves of the comm buffer, whole lines each. */
 static inline size_t rcce_pipeline_half(size_t chunk) { return (chunk / 2) & ~(size_t)(RCCE_LINE_SIZE - 1); }
@@ -212,39 +184,19 @@ static inline size_t rcce_pipeline_half(size_t chunk) { return (chunk / 2) & ~(s
 /* Start a transfer; size RCCE_ANY_LENGTH_INTERNAL: a receive of any size
  * (into a buffer the caller made large enough).  pipelined: the sender asks
  * for the two-half protocol (iRCCE_ssend). */
-#define RCCE_ANY_LENGTH_INTERNAL ((size_t)-1)
 void rcce_xfer_start(struct rcce_xfer *x, char *priv, size_t size, uint32_t comb_off, size_t chunk,
                      const struct rcce_link *l, int peer, int sending, int pipelined);
-int rcce_xfer_done(const struct rcce_xfer *x);
-/* Queue a started transfer and move the queues; 1 when it is already complete. */
-int rcce_xfer_submit(struct rcce_xfer *x);
-/* Move every queue head as far as possible without blocking. */
-void rcce_xfer_progress(void);
-/* Block until x is complete (moving the queue in front of it). */
-void rcce_xfer_wait(struct rcce_xfer *x);
-/* Block until no outgoing transfer / no transfer from src is queued. */
-void rcce_xfer_drain_sends(void);
+/* Block until no transfer from src is queued. */
 void rcce_xfer_drain_recvs(int src);
 /* Whether a transfer under way uses my comm buffer (the collectives need it). */
 int rcce_xfer_buffer_busy(void);
-/* Whether x is in one of the queues (found by address, not by its contents). */
-int rcce_xfer_is_queued(const struct rcce_xfer *x);
-/* Remove a queued transfer that has not started; 1 when removed. */
-int rcce_xfer_cancel(struct rcce_xfer *x);
-
-/* Sleep until some queue head can move (after moving them all). */
-void rcce_xfer_idle(void);
-/* Whether a queue head (or the upper layer's work) can move now. */
-int rcce_xfer_can_move(void);
-
-/* Polling calls (iRCCE_*_test, *_push, iRCCE_test_all/any, RCCE_recv_test):
- * rcce_xfer_poll_start moves the queues once; rcce_xfer_poll_end says
- * whether the poll found its work done.  A run of polls that neither found
- * work done nor moved a step spends the wait budget like a blocking wait
- * (hw_poll_idle: spin, yield, then nap until a queue head, or link l's next
- * step when l is given, can move), so tight polling loops let peers run. */
-unsigned long rcce_xfer_poll_start(void);
-void rcce_xfer_poll_end(unsigned long started, int done, const struct rcce_link *l);
+/* Whether a message from src is waiting on link l that no queued receive
+ * will take (it belongs to the requests queued before). */
+int rcce_xfer_unclaimed(const struct rcce_link *l, int src);
+/* Run a started transfer to completion (a blocking call); its error code.
+ * Alone, it runs its own steps and sleeps on the flag it is stuck on;
+ * behind queued transfers it joins the queue (messages stay in order). */
+int rcce_xfer_run(struct rcce_xfer *x);
 
 /* The basic interface's resources for a message to dest / from src. */
 static inline struct rcce_link rcce_basic_send_link(int dest) {
@@ -254,8 +206,6 @@ static inline struct rcce_link rcce_basic_recv_link(int src) {
   return (struct rcce_link){rcce_g.ready[rcce_g.ue], rcce_g.sent[src], &rcce_g.recv_seq[src]};
 }
 static inline uint32_t rcce_basic_buff_off(void) { return (uint32_t)(RCCE_buff_ptr - RCCE_comm_buffer[rcce_g.ue]); }
-/* RCCE_ERROR_ID etc. for a peer of the basic interface (not me, in range, initialised). */
-int rcce_check_basic_peer(int peer, const char *where);
 
 /* Blocking synchronous transfer through the MPB.  size may be
  * RCCE_ANY_LENGTH_INTERNAL for a receive (rcce_g.last_recv_size tells it). */
@@ -263,9 +213,6 @@ int rcce_send_general(const char *priv, uint32_t comb_off, size_t chunk, struct 
                       int dest, int pipelined);
 int rcce_recv_general(char *priv, uint32_t comb_off, size_t chunk, struct rcce_link *l, size_t size, int src,
                       int *test);
-/* What the waiting first step of a message says: its header (big flags), or
- * what a receive of `size` expects (single-bit flags carry no header). */
-void rcce_first_step_info(const struct rcce_link *l, size_t size, size_t chunk, struct rcce_msg_info *m);
 /* Copy the first n bytes of the next message waiting from src (RCCE_peek). */
 int rcce_peek_general(char *priv, size_t n, int src);
 

@@ -37,7 +37,7 @@ int RCCE_acquire_lock(int ID) {
     hw_wait_change(&rcce_g.job, rcce_g.ue, w, 1, &why);
     __atomic_fetch_sub(&t->waiters, 1, __ATOMIC_RELAXED);
   }
-  timing_tas_acquired(&t->free_ps); /* model mode: not before the holder let go */
+  timing_tas_acquired(hw_ue(&rcce_g.job, ID)->core); /* model mode: not before the holder let go */
   return RCCE_SUCCESS;
 }
 
@@ -48,7 +48,7 @@ int RCCE_release_lock(int ID) {
   struct hw_tas *t = hw_tas(&rcce_g.job, hw_ue(&rcce_g.job, ID)->core);
   volatile uint32_t *w = (volatile uint32_t *)&t->locked;
   timing_tas_access(hw_ue(&rcce_g.job, ID)->core);
-  timing_tas_released(&t->free_ps); /* before the store: the next holder sees it */
+  timing_tas_released(hw_ue(&rcce_g.job, ID)->core); /* before the store: the next holder sees it */
   __atomic_store_n(w, 0, __ATOMIC_SEQ_CST);
   if (__atomic_load_n(&t->waiters, __ATOMIC_SEQ_CST)) hw_wake_word(w);
   return RCCE_SUCCESS;

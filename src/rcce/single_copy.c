@@ -56,13 +56,13 @@ static int sender_poll(struct rcce_xfer *x, volatile struct sc_desc *d) {
   for (;;) {
     switch (x->sc_step) {
       case SC_STEP_PUBLISH:
-        d->mode = __atomic_load_n(&rcce_g.job.hdr->cma_broken, __ATOMIC_RELAXED) ? SC_CHUNKED : SC_CMA;
+        d->mode = __atomic_load_n(&rcce_g.shared->cma_broken, __ATOMIC_RELAXED) ? SC_CHUNKED : SC_CMA;
         d->sender_pid = (int32_t)getpid();
         d->sender_addr = (uint64_t)(uintptr_t)x->priv;
         d->size = x->size;
         d->sender_status = SC_PENDING;
         d->receiver_addr = 0;
-        __atomic_store_n(&hw_ue(&rcce_g.job, rcce_g.ue)->sc_receiver_status, SC_PENDING, __ATOMIC_RELAXED);
+        __atomic_store_n(&rcce_g.ue_shared[rcce_g.ue].sc_receiver_status, SC_PENDING, __ATOMIC_RELAXED);
         announce(x);
         x->sc_step = SC_STEP_ADDRESS;
         break;
@@ -80,9 +80,9 @@ static int sender_poll(struct rcce_xfer *x, volatile struct sc_desc *d) {
       }
       default: {
         if (!rcce_link_acked(&x->link, x->wait_value)) return 0;
-        uint32_t theirs = __atomic_load_n(&hw_ue(&rcce_g.job, rcce_g.ue)->sc_receiver_status, __ATOMIC_ACQUIRE);
+        uint32_t theirs = __atomic_load_n(&rcce_g.ue_shared[rcce_g.ue].sc_receiver_status, __ATOMIC_ACQUIRE);
         int ok = x->sc_status == SC_DONE && theirs == SC_DONE;
-        if (!ok) __atomic_store_n(&rcce_g.job.hdr->cma_broken, 1, __ATOMIC_RELAXED);
+        if (!ok) __atomic_store_n(&rcce_g.shared->cma_broken, 1, __ATOMIC_RELAXED);
         return ok ? 1 : -1;
       }
     }
@@ -98,7 +98,7 @@ static int receiver_poll(struct rcce_xfer *x, volatile struct sc_desc *d) {
     if (!rcce_link_arrived(&x->link)) return 0;
     if (x->sc_step != SC_STEP_PUBLISH) {
       int ok = d->sender_status == SC_DONE && x->sc_status == SC_DONE;
-      __atomic_store_n(&hw_ue(&rcce_g.job, x->peer)->sc_receiver_status, x->sc_status, __ATOMIC_RELEASE);
+      __atomic_store_n(&rcce_g.ue_shared[x->peer].sc_receiver_status, x->sc_status, __ATOMIC_RELEASE);
       rcce_link_recv_ack(&x->link, x->peer);
       return ok ? 1 : -1;
     }

@@ -1,7 +1,8 @@
 /*
  * Resumable transfers and their queues (rcce_internal.h, struct rcce_xfer):
- * the message protocol in steps that never block, for non-blocking requests
- * and for the blocking calls' less common cases (sendrecv.c).
+ * the message protocol in steps that never block: the one engine of the
+ * blocking calls (sendrecv.c, through rcce_xfer_run) and of the non-blocking
+ * requests (ircce).
  *
  * A message starts with one step that tells the receiver what follows
  * (link.c): a tagged message is complete with it; under remote-put/local-get
@@ -16,6 +17,10 @@
  * ones form a FIFO per source.  Only queue heads move.  Waiting moves every
  * queue (a request may need the peer to see one of ours first) and sleeps on
  * the doorbell: every flag a queue head waits for lies in this UE's MPB.
+ *
+ * A blocking call with nothing else under way does not queue: rcce_xfer_run
+ * steps its transfer directly and, when stuck, sleeps on exactly the flag
+ * value the step is waiting for (docs/architecture.md "The transfer engine").
  */
 #include <string.h>
 
@@ -52,7 +57,14 @@ void rcce_xfer_start(struct rcce_xfer *x, char *priv, size_t size, uint32_t comb
   else if (pipelined && rcce_link_has_header(l) && size > chunk) x->msg.mode = RCCE_MSG_PIPELINED;
 }
 
+void rcce_xfer_start_basic(struct rcce_xfer *x, char *priv, size_t size, int peer, int sending) {
+  struct rcce_link l = sending ? rcce_basic_send_link(peer) : rcce_basic_recv_link(peer);
+  rcce_xfer_start(x, priv, size, rcce_basic_buff_off(), RCCE_chunk, &l, peer, sending, 0);
+}
+
 int rcce_xfer_done(const struct rcce_xfer *x) { return x->step >= XFER_DONE; }
+size_t rcce_xfer_size(const struct rcce_xfer *x) { return x->size; }
+int rcce_xfer_error(const struct rcce_xfer *x) { return x->error; }
 
 static size_t min_size(size_t a, size_t b) { return a < b ? a : b; }
 static size_t half_of(const struct rcce_xfer *x) { return rcce_pipeline_half(x->chunk); }
@@ -145,6 +157,13 @@ static int send_pipelined(struct rcce_xfer *x) {
 
 /* --- receiver --------------------------------------------------------- */
 
+/* What the waiting first step of a message says: its header (big flags), or
+ * what a receive of `size` expects (single-bit flags carry no header). */
+static void first_step_info(const struct rcce_link *l, size_t size, size_t chunk, struct rcce_msg_info *m) {
+  if (rcce_link_has_header(l)) rcce_link_header(l, m);
+  else *m = (struct rcce_msg_info){.size = size, .mode = rcce_single_copy_wanted(size, chunk) ? RCCE_MSG_SINGLE_COPY : 0};
+}
+
 static int recv_fail(struct rcce_xfer *x, size_t got) {
   x->error = rcce_length_error("RCCE_recv", x->peer, got, x->size);
   x->step = XFER_FAILED; /* the message stays pending for a receive that fits */
@@ -154,7 +173,7 @@ static int recv_fail(struct rcce_xfer *x, size_t got) {
 static int recv_begin(struct rcce_xfer *x) {
   stuck_on(x, x->link.sent, rcce_link_next_value(&x->link));
   if (!rcce_link_waiting(&x->link)) return 0;
-  rcce_first_step_info(&x->link, x->size, x->chunk, &x->msg);
+  first_step_info(&x->link, x->size, x->chunk, &x->msg);
   if (x->any_length) x->size = x->msg.size;
   else if (x->msg.size != x->size) return recv_fail(x, x->msg.size);
   rcce_count_message(0, x->peer, x->size);
@@ -294,6 +313,57 @@ static int any_head_can_move(void *unused) {
 
 int rcce_xfer_can_move(void) { return any_head_can_move(NULL); }
 
+int rcce_xfer_unclaimed(const struct rcce_link *l, int src) {
+  return !rcce_g.recv_queue[src] && rcce_link_waiting(l);
+}
+
+int rcce_xfer_waiting_from(int src) {
+  if (src == rcce_g.ue) return 0;
+  struct rcce_link l = rcce_basic_recv_link(src);
+  return rcce_xfer_unclaimed(&l, src);
+}
+
+void rcce_xfer_set_extra_work(void (*progress)(void), int (*can_move)(void)) {
+  rcce_g.extra_progress = progress;
+  rcce_g.extra_can_move = can_move;
+}
+
+void rcce_xfer_extra_waiting(int delta) { rcce_g.extra_waiting += delta; }
+
+int rcce_xfer_sends_queued(void) { return rcce_g.send_queue != NULL; }
+
+int rcce_xfer_recvs_pending(void) {
+  if (rcce_g.extra_waiting) return 1;
+  for (int src = 0; src < rcce_g.nue; src++)
+    if (rcce_g.recv_queue[src]) return 1;
+  return 0;
+}
+
+int rcce_xfer_requests_pending(void) { return rcce_g.queued + rcce_g.extra_waiting; }
+
+/* --- the blocking driver ------------------------------------------------ */
+
+static int unstuck(void *x) { return head_can_move(x); }
+
+/* Sleep until the flag (or the landing buffer) x is stuck on lets it move:
+ * reported as a send to / receive from its peer (deadlock reports). */
+static void wait_unstuck(struct rcce_xfer *x) {
+  struct hw_wait_desc why = {.kind = x->sending ? HW_WAIT_SEND : HW_WAIT_RECV, .peer = x->peer};
+  hw_wait_cond(&rcce_g.job, rcce_g.ue, unstuck, x, &why);
+}
+
+int rcce_xfer_run(struct rcce_xfer *x) {
+  /* Queued transfers (or an upper layer's waiting work) go first and keep
+   * moving while this one waits: queue it behind them. */
+  if (__builtin_expect(rcce_g.queued || rcce_g.extra_waiting, 0)) {
+    if (!rcce_xfer_submit(x)) rcce_xfer_wait(x);
+  } else {
+    /* Alone: nothing else can move, so only x's own flag can unblock it. */
+    while (!xfer_poll(x)) wait_unstuck(x);
+  }
+  return x->error;
+}
+
 unsigned long rcce_xfer_poll_start(void) {
   unsigned long before = steps_taken;
   rcce_xfer_progress();
@@ -338,6 +408,11 @@ void rcce_xfer_drain_sends(void) {
 
 void rcce_xfer_drain_recvs(int src) {
   while (rcce_g.recv_queue[src]) rcce_xfer_wait(rcce_g.recv_queue[src]);
+}
+
+void rcce_xfer_drain_all_recvs(void) {
+  while (rcce_g.extra_waiting) rcce_xfer_idle(); /* the upper layer's receives join a queue first */
+  for (int src = 0; src < rcce_g.nue; src++) rcce_xfer_drain_recvs(src);
 }
 
 int rcce_xfer_buffer_busy(void) {

@@ -59,7 +59,7 @@ static int ring_pop(struct request_ring *q, struct svm_request *out) {
   return 1;
 }
 
-static int me1(void) { return rcce_g.ue + 1; } /* this UE in the owner vector */
+static int me1(void) { return rcce_my_ue() + 1; } /* this UE in the owner vector */
 
 /* Drain context (mailbox_internal.h): queue, never send. */
 static int on_system_mail(int src, const void *msg, size_t len, uint64_t stamp_ps) {
@@ -99,7 +99,7 @@ static int still_wanted(const struct svm_request *r) {
 
 /* The owner's side of seed 003 section 6.1 (steps 3-5), or a forward. */
 static void serve(struct svm_request r) {
-  if (r.page >= svm_g.npages || r.requester < 0 || r.requester >= rcce_g.nue) return;
+  if (r.page >= svm_g.npages || r.requester < 0 || r.requester >= rcce_ue_count()) return;
   if (!still_wanted(&r)) return; /* stale: the requester has the page, or took it when its owner left */
   int32_t o = __atomic_load_n(&svm_g.owner[r.page], __ATOMIC_ACQUIRE);
   if (o == me1() && (svm_g.wanted == (int64_t)r.page || held(r.page))) {
@@ -113,12 +113,12 @@ static void serve(struct svm_request r) {
     svm_map(r.page, SVM_MAPPED_NONE); /* 3: clear the access permission */
     svm_flush();                      /*    and flush */
     __atomic_store_n(&svm_g.owner[r.page], r.requester + 1, __ATOMIC_RELEASE); /* 4: the new owner */
-    MB_COUNT(svm_served);
+    SVM_COUNT(served);
     if (timing_enabled) timing_ddr_word(svm_g.owner_shared_off + (uint64_t)r.page * sizeof(int32_t), 1);
     send_mail(r.requester, MAIL_GRANT, r.page, r.requester); /* 5: reply */
   } else if (o != 0 && o - 1 != r.requester) {
     send_mail(o - 1, MAIL_REQUEST, r.page, r.requester); /* ownership moved on: forward */
-    MB_COUNT(svm_forwarded);
+    SVM_COUNT(forwarded);
   } /* o == 0: nobody owns the page (its owner left); the requester takes it itself */
   timing_interrupt_leave(&t);
 }
@@ -158,7 +158,7 @@ static void acquire(size_t page) {
   int asked = 0;
   uint32_t asked_at = 0; /* departures when the last request went out */
   svm_g.granted = 0;
-  __atomic_store_n(&svm_g.pool->want[rcce_g.ue], (int64_t)page + 1, __ATOMIC_SEQ_CST);
+  __atomic_store_n(&svm_g.pool->want[rcce_my_ue()], (int64_t)page + 1, __ATOMIC_SEQ_CST);
   for (;;) {
     uint32_t dep = departures();
     int32_t o = __atomic_load_n(&svm_g.owner[page], __ATOMIC_ACQUIRE);
@@ -173,7 +173,7 @@ static void acquire(size_t page) {
       continue;
     }
     if (o != me1() && (!asked || dep != asked_at)) {
-      send_mail(o - 1, MAIL_REQUEST, (uint32_t)page, rcce_g.ue);
+      send_mail(o - 1, MAIL_REQUEST, (uint32_t)page, rcce_my_ue());
       asked = 1;
       asked_at = dep;
     }
@@ -181,17 +181,19 @@ static void acquire(size_t page) {
     struct hw_wait_desc why = {.kind = HW_WAIT_SVM_PAGE, .peer = o - 1};
     mailbox_wait(owner_changed_or_granted, &w, &why);
   }
-  __atomic_store_n(&svm_g.pool->want[rcce_g.ue], 0, __ATOMIC_RELEASE); /* requests still on their way are stale */
+  __atomic_store_n(&svm_g.pool->want[rcce_my_ue()], 0, __ATOMIC_RELEASE); /* requests still on their way are stale */
   if (asked) {
     mailbox_charge_arrival(svm_g.grant_src, svm_g.grant_stamp);
-    MB_COUNT(svm_acquired);
+    SVM_COUNT(acquired);
   }
 }
 
-static void die(const char *fmt, const void *addr) {
+/* As on the SCC, a stray access is a segmentation fault: one line naming the
+ * UE and the cause, then the UE dies by SIGSEGV (docs/errors.md). */
+static void segfault(const char *fmt, const void *addr) {
   char detail[200], line[300];
   snprintf(detail, sizeof detail, fmt, addr);
-  int n = snprintf(line, sizeof line, "svm: UE %d: %s\n", rcce_g.ue, detail);
+  int n = snprintf(line, sizeof line, "svm: UE %d: %s\n", rcce_my_ue(), detail);
   if (write(2, line, (size_t)n) < 0) { /* nothing more to say */
   }
   signal(SIGSEGV, SIG_DFL); /* the access faults again and ends the UE */
@@ -212,18 +214,18 @@ static void on_segv(int sig, siginfo_t *info, void *vctx) {
   }
   int saved_errno = errno;
   int write = (uc->uc_mcontext.gregs[REG_ERR] & PF_WRITE) != 0;
-  MB_COUNT(svm_faults);
+  SVM_COUNT(faults);
   if (timing_enabled) {
     timing_enter();
     /* With --svm-check a lazy page faults again after every acquire: those
      * stand for cache misses, which the model does not charge. */
     int refault = svm_g.check && svm_g.model[page] == SVM_LAZY_RELEASE && svm_g.touched[page];
-    if (!refault) timing_cycles(rcce_g.job.hdr->chip.time.svm_fault_cycles);
+    if (!refault) timing_cycles(rcce_job()->hdr->chip.time.svm_fault_cycles);
   }
   svm_g.touched[page] = 1;
-  if (svm_g.departed) die("SVM access at %p after RCCE_finalize", info->si_addr);
-  else if (!svm_g.model[page]) die("access to %p, which lies in no svm_alloc area (never allocated, or freed)", info->si_addr);
-  else if (svm_g.readonly[page] && write) die("write to %p in a read-only SVM area (svm_protect_readonly)", info->si_addr);
+  if (svm_g.departed) segfault("SVM access at %p after RCCE_finalize", info->si_addr);
+  else if (!svm_g.model[page]) segfault("access to %p, which lies in no svm_alloc area (never allocated, or freed)", info->si_addr);
+  else if (svm_g.readonly[page] && write) segfault("write to %p in a read-only SVM area (svm_protect_readonly)", info->si_addr);
   else if (svm_g.readonly[page]) svm_map((size_t)page, SVM_MAPPED_READ);
   else if (svm_g.model[page] == SVM_LAZY_RELEASE && svm_g.check) svm_cache_fault((size_t)page, write);
   else if (svm_g.model[page] == SVM_LAZY_RELEASE) svm_map((size_t)page, SVM_MAPPED_WRITE); /* seed 003 6.2: stays mapped */
@@ -262,7 +264,7 @@ static void on_trap(int sig, siginfo_t *info, void *vctx) {
 }
 
 int svm_fault_start(void) {
-  unsigned cap = 4u * (unsigned)rcce_g.nue + 16; /* one request per requester (copies merge), plus stale ones of one drain */
+  unsigned cap = 4u * (unsigned)rcce_ue_count() + 16; /* one request per requester (copies merge), plus stale ones of one drain */
   incoming = (struct request_ring){calloc(cap, sizeof(struct svm_request)), 0, 0, cap};
   deferred = (struct request_ring){calloc(cap, sizeof(struct svm_request)), 0, 0, cap};
   if (!incoming.r || !deferred.r) return -1;
@@ -291,5 +293,5 @@ void svm_fault_depart(void) {
     __atomic_compare_exchange_n(&svm_g.owner[p], &mine, 0, 0, __ATOMIC_ACQ_REL, __ATOMIC_RELAXED);
   }
   __atomic_fetch_add(&svm_g.pool->departures, 1, __ATOMIC_SEQ_CST);
-  for (int u = 0; u < rcce_g.nue; u++) hw_ring(&rcce_g.job, u);
+  for (int u = 0; u < rcce_ue_count(); u++) hw_ring(rcce_job(), u);
 }

@@ -3,13 +3,12 @@
 #define _GNU_SOURCE
 #include <string.h>
 #include <sys/mman.h>
-#include <unistd.h>
 
 #include "svm_internal.h"
 
 static void pool_lock(void) {
   volatile uint32_t *w = (volatile uint32_t *)&svm_g.pool->lock;
-  if (timing_enabled) timing_tas_access(rcce_g.core); /* seed 003: the scratch pad's lock is a test-and-set register */
+  if (timing_enabled) timing_tas_access(rcce_my_core()); /* seed 003: the scratch pad's lock is a test-and-set register */
   while (__atomic_exchange_n(w, 1, __ATOMIC_ACQUIRE) != 0)
     while (__atomic_load_n(w, __ATOMIC_RELAXED)) hw_cpu_relax();
 }
@@ -17,7 +16,7 @@ static void pool_lock(void) {
 static void pool_unlock(void) { __atomic_store_n(&svm_g.pool->lock, 0, __ATOMIC_RELEASE); }
 
 static int frame_mc(size_t f) {
-  return chip_shared_mc(&rcce_g.job.hdr->chip, svm_g.frames_shared_off + (unsigned long long)f * SVM_PAGE_SIZE);
+  return chip_shared_mc(&rcce_job()->hdr->chip, svm_g.frames_shared_off + (unsigned long long)f * SVM_PAGE_SIZE);
 }
 
 /* A free frame behind memory controller mc, or -1.  Frames below the
@@ -35,12 +34,12 @@ static int64_t free_frame_at(int mc) {
 /* Controllers by distance from this UE's tile; ties go to the lower
  * controller number (docs/svm_g.md "Affinity-on-first-touch"). */
 static int64_t take_frame(void) {
-  const struct chip_desc *c = &rcce_g.job.hdr->chip;
+  const struct chip_desc *c = &rcce_job()->hdr->chip;
   int tried[CHIP_MAX_MC] = {0};
   for (int n = 0; n < c->n_mc; n++) {
     int best = -1;
     for (int m = 0; m < c->n_mc; m++)
-      if (!tried[m] && (best < 0 || chip_mc_hops(c, rcce_g.core, m) < chip_mc_hops(c, rcce_g.core, best))) best = m;
+      if (!tried[m] && (best < 0 || chip_mc_hops(c, rcce_my_core(), m) < chip_mc_hops(c, rcce_my_core(), best))) best = m;
     tried[best] = 1;
     int64_t f = free_frame_at(best);
     if (f >= 0) return f;
@@ -57,15 +56,15 @@ uint32_t svm_frame_of(size_t page) {
     int64_t got = take_frame();
     if (got < 0) {
       pool_unlock();
-      rcce_report(SVM_ERROR_NOMEM, "page fault", "no free SVM frame for page %zu (rccerun --svm-size)", page);
-      _exit(1);
+      /* A page fault has no caller to return an error to (docs/errors.md). */
+      rcce_fatal("svm page fault", "no free SVM frame for page %zu (rccerun --svm-size)", page);
     }
     svm_g.frame_used[got] = 1;
-    MB_COUNT(svm_frames);
+    SVM_COUNT(frames);
     svm_g.pool->frames_allocated++;
     memset(svm_g.frames + (size_t)got * SVM_PAGE_SIZE, 0, SVM_PAGE_SIZE); /* a fresh page reads as zeros */
-    timing_cycles(rcce_g.job.hdr->chip.time.svm_frame_cycles);
-    if (svm_g.model[page] == SVM_STRONG) __atomic_store_n(&svm_g.owner[page], rcce_g.ue + 1, __ATOMIC_RELEASE);
+    timing_cycles(rcce_job()->hdr->chip.time.svm_frame_cycles);
+    if (svm_g.model[page] == SVM_STRONG) __atomic_store_n(&svm_g.owner[page], rcce_my_ue() + 1, __ATOMIC_RELEASE);
     f = (uint32_t)got + 1;
     __atomic_store_n(&svm_g.frame_of[page], f, __ATOMIC_RELEASE);
   }
@@ -93,7 +92,7 @@ int svm_map(size_t page, int prot) {
     if (svm_g.mapped[page] != SVM_MAPPED_NONE && mprotect(at, SVM_PAGE_SIZE, PROT_NONE) != 0) return -1;
   } else if (svm_g.mapped[page] == SVM_MAPPED_NONE) {
     uint64_t off = svm_g.frames_file_off + (uint64_t)svm_frame_of(page) * SVM_PAGE_SIZE;
-    if (mmap(at, SVM_PAGE_SIZE, p, MAP_SHARED | MAP_FIXED, rcce_g.job.fd, (off_t)off) == MAP_FAILED) return -1;
+    if (mmap(at, SVM_PAGE_SIZE, p, MAP_SHARED | MAP_FIXED, rcce_job()->fd, (off_t)off) == MAP_FAILED) return -1;
   } else if (mprotect(at, SVM_PAGE_SIZE, p) != 0) return -1;
   svm_g.mapped[page] = (unsigned char)prot;
   return 0;

@@ -49,10 +49,10 @@ static void describe(char *out, size_t n, const struct svm_call *c) {
  * barrier, where rccerun's deadlock report names it. */
 static int collective(int op, int model, uint64_t a, uint64_t b) {
   struct svm_call mine = {++svm_g.calls, op, model, a, b};
-  svm_g.pool->board[rcce_g.ue] = mine;
+  svm_g.pool->board[rcce_my_ue()] = mine;
   RCCE_barrier(&RCCE_COMM_WORLD);
   int odd = -1;
-  for (int u = 1; u < rcce_g.nue && odd < 0; u++)
+  for (int u = 1; u < rcce_ue_count() && odd < 0; u++)
     if (memcmp(&svm_g.pool->board[u], &svm_g.pool->board[0], sizeof mine) != 0) odd = u;
   struct svm_call first = svm_g.pool->board[0], other = odd > 0 ? svm_g.pool->board[odd] : first;
   RCCE_barrier(&RCCE_COMM_WORLD); /* nobody posts the next call before all have compared */
@@ -68,12 +68,12 @@ static uint64_t align_up(uint64_t v, uint64_t a) { return (v + a - 1) / a * a; }
 
 /* The pool: header, tables (frame of page, owner, frame use), frames. */
 static int layout_pool(void) {
-  const struct hw_header *h = rcce_g.job.hdr;
+  const struct hw_header *h = rcce_job()->hdr;
   uint64_t head = align_up(sizeof(struct svm_pool_header), 64), per_page = sizeof(uint32_t) + sizeof(int32_t) + 1;
   uint64_t n = h->svm_bytes > head ? (h->svm_bytes - head) / (SVM_PAGE_SIZE + per_page) : 0;
   while (n && align_up(head + n * per_page, SVM_PAGE_SIZE) + n * SVM_PAGE_SIZE > h->svm_bytes) n--;
   if (!n) return -1;
-  unsigned char *pool = hw_svm_pool(&rcce_g.job);
+  unsigned char *pool = hw_svm_pool(rcce_job());
   uint64_t tables = align_up(head + n * per_page, SVM_PAGE_SIZE);
   svm_g.npages = (size_t)n;
   svm_g.pool = (struct svm_pool_header *)pool;
@@ -95,13 +95,14 @@ static void svm_depart(void) {
 
 int svm_init(void) {
   TIMING_SCOPE();
-  if (!rcce_g.initialized || rcce_g.finalized) return rcce_report(SVM_ERROR_NOT_INIT, "svm_init", "call RCCE_init first");
+  if (!rcce_running()) return rcce_report(SVM_ERROR_NOT_INIT, "svm_init", "call RCCE_init first");
   if (svm_g.ready) return SVM_SUCCESS;
   if (mailbox_init() != MAILBOX_SUCCESS)
     return rcce_report(SVM_ERROR_MAILBOX, "svm_init", "the mailbox system (needed for page ownership) did not start");
+  svm_g.me = svm_ue_shared_of(rcce_job(), rcce_my_ue()); /* present: attach checked the layout hash */
   if (layout_pool() != 0)
     return rcce_report(SVM_ERROR_NOMEM, "svm_init", "the SVM pool of %llu bytes holds no page (rccerun --svm-size)",
-                       (unsigned long long)rcce_g.job.hdr->svm_bytes);
+                       (unsigned long long)rcce_job()->hdr->svm_bytes);
   size_t bytes = svm_g.npages * SVM_PAGE_SIZE;
   void *w = mmap(SVM_WINDOW_HINT, bytes, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED_NOREPLACE, -1, 0);
   if (w != SVM_WINDOW_HINT) {
@@ -115,7 +116,7 @@ int svm_init(void) {
   svm_g.mapped = calloc(svm_g.npages, 1);
   svm_g.alloc_pages = calloc(svm_g.npages, sizeof *svm_g.alloc_pages);
   svm_g.touched = calloc(svm_g.npages, 1);
-  svm_g.check = rcce_g.job.hdr->set.svm_check;
+  svm_g.check = rcce_job()->hdr->set.svm_check;
   if (svm_g.check) {
     svm_g.copies = calloc(svm_g.npages, sizeof *svm_g.copies);
     svm_g.twins = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
@@ -127,7 +128,7 @@ int svm_init(void) {
   rcce_at_finalize(svm_depart);
   int rc = collective(OP_INIT, 0, svm_g.npages, 0);
   svm_g.ready = rc == SVM_SUCCESS;
-  hw_ue(&rcce_g.job, rcce_g.ue)->svm_on = svm_g.ready;
+  svm_g.me->on = svm_g.ready;
   return rc;
 }
 
@@ -147,7 +148,7 @@ void *svm_alloc(size_t bytes, int model) {
   if (rc != SVM_SUCCESS) return NULL;
   memset(svm_g.model + first, model, n);
   svm_g.alloc_pages[first] = (uint32_t)n;
-  timing_cycles((double)n * rcce_g.job.hdr->chip.time.svm_reserve_page_cycles); /* page-table entries */
+  timing_cycles((double)n * rcce_job()->hdr->chip.time.svm_reserve_page_cycles); /* page-table entries */
   return svm_page_addr((size_t)first);
 }
 
@@ -170,7 +171,7 @@ int svm_free(void *p) {
   svm_g.alloc_pages[first] = 0;
   rcce_range_free(&svm_g.vspace, (uint64_t)first);
   RCCE_barrier(&RCCE_COMM_WORLD); /* every UE has unmapped the area */
-  if (rcce_g.ue == 0) svm_frames_release((size_t)first, n);
+  if (rcce_my_ue() == 0) svm_frames_release((size_t)first, n);
   RCCE_barrier(&RCCE_COMM_WORLD); /* before anyone allocates again */
   return SVM_SUCCESS;
 }
@@ -223,7 +224,7 @@ int svm_barrier(void) {
 
 static int check_lock(int id, const char *where) {
   if (!svm_g.ready) return rcce_report(SVM_ERROR_NOT_INIT, where, "call svm_init first");
-  if (id < 0 || id >= rcce_g.nue) return rcce_report(SVM_ERROR_ARG, where, "lock %d does not exist (0..%d)", id, rcce_g.nue - 1);
+  if (id < 0 || id >= rcce_ue_count()) return rcce_report(SVM_ERROR_ARG, where, "lock %d does not exist (0..%d)", id, rcce_ue_count() - 1);
   return SVM_SUCCESS;
 }
 

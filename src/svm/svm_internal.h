@@ -38,6 +38,7 @@
 #include <stdint.h>
 
 #include "../mailbox/mailbox_internal.h"
+#include "svm_shared.h"
 #include "scc_svm.h"
 
 /* Where every UE reserves the window (after the job segment's hint). */
@@ -70,6 +71,7 @@ struct svm_pool_header {
 /* This UE's view (one per process). */
 struct svm_state {
   int ready, departed;
+  struct svm_ue_shared *me; /* this UE's block (svm_shared.h) */
   size_t npages;                 /* pages in the window = frames in the pool */
   unsigned char *base;           /* the window */
   struct svm_pool_header *pool;
@@ -103,6 +105,9 @@ struct svm_state {
 };
 
 extern struct svm_state svm_g;
+
+/* Count one event in this UE's svm counters (safe against its own handlers). */
+#define SVM_COUNT(field) __atomic_fetch_add(&svm_g.me->field, 1, __ATOMIC_RELAXED)
 
 /* The window's pages. */
 static inline unsigned char *svm_page_addr(size_t page) { return svm_g.base + page * SVM_PAGE_SIZE; }

@@ -61,6 +61,18 @@ static uint64_t probe_overhead_ns(void) {
   return d[N / 2];
 }
 
+/* The timing regions of the job (timing_shared.h), once: the hot paths use the pointers. */
+static int timing_lookup_regions(struct hw_job *job, int ue) {
+  const struct hw_region_entry *loads = hw_region_find(job, TIMING_LOADS_REGION);
+  timing_g.clock = timing_clock_of(job, ue);
+  timing_g.stamps = hw_region_base(job, TIMING_STAMPS_REGION);
+  timing_g.vlogs = hw_region_base(job, TIMING_VLOG_REGION);
+  timing_g.loads = hw_region_base(job, TIMING_LOADS_REGION);
+  timing_g.lock_free = hw_region_base(job, TIMING_LOCKS_REGION);
+  timing_g.n_resources = loads ? loads->count : 0;
+  return timing_g.clock && timing_g.stamps && timing_g.vlogs && loads && timing_g.lock_free ? 0 : -1;
+}
+
 int timing_init(struct hw_job *job, int ue) {
   timing_enabled = job->hdr->set.model;
   if (!timing_enabled) return 0;
@@ -70,7 +82,7 @@ int timing_init(struct hw_job *job, int ue) {
   timing_g.core = hw_ue(job, ue)->core;
   timing_g.tile = chip_tile_of_core(timing_g.chip, timing_g.core);
   timing_g.domain = chip_voltage_domain(timing_g.chip, timing_g.core);
-  timing_g.clock = &hw_ue(job, ue)->clock;
+  if (timing_lookup_regions(job, ue) != 0) return -1;
   /* The UE's computation is host time outside the runtime: wall time while
    * every UE has a host CPU (cheap to read), CPU time of the thread when UEs
    * outnumber CPUs and are preempted while computing. */
@@ -100,13 +112,13 @@ void timing_finalize(void) {
 
 /* Add energy e spent over [t0, t1) to the power trace, widening its buckets
  * (merging neighbours) when the run outgrows them. */
-static void trace_energy(struct hw_vclock *c, uint64_t t0, uint64_t t1, double e) {
-  while (t1 / (HW_POWER_BUCKET_PS << c->bucket_shift) >= HW_POWER_BUCKETS) {
-    for (int i = 0; i < HW_POWER_BUCKETS / 2; i++) c->bucket_j[i] = c->bucket_j[2 * i] + c->bucket_j[2 * i + 1];
-    for (int i = HW_POWER_BUCKETS / 2; i < HW_POWER_BUCKETS; i++) c->bucket_j[i] = 0;
+static void trace_energy(struct timing_vclock *c, uint64_t t0, uint64_t t1, double e) {
+  while (t1 / (TIMING_POWER_BUCKET_PS << c->bucket_shift) >= TIMING_POWER_BUCKETS) {
+    for (int i = 0; i < TIMING_POWER_BUCKETS / 2; i++) c->bucket_j[i] = c->bucket_j[2 * i] + c->bucket_j[2 * i + 1];
+    for (int i = TIMING_POWER_BUCKETS / 2; i < TIMING_POWER_BUCKETS; i++) c->bucket_j[i] = 0;
     c->bucket_shift++;
   }
-  uint64_t width = HW_POWER_BUCKET_PS << c->bucket_shift;
+  uint64_t width = TIMING_POWER_BUCKET_PS << c->bucket_shift;
   if (t1 <= t0 || t0 / width == (t1 - 1) / width) { /* the common case: one bucket */
     c->bucket_j[t0 / width] += e;
     return;
@@ -119,7 +131,7 @@ static void trace_energy(struct hw_vclock *c, uint64_t t0, uint64_t t1, double e
 }
 
 void timing_advance(uint64_t ps, enum timing_kind kind) {
-  struct hw_vclock *c = timing_g.clock;
+  struct timing_vclock *c = timing_g.clock;
   uint64_t t0 = c->now_ps;
   c->now_ps += ps;
   if (kind == TIMING_COMPUTE) c->compute_ps += ps;
@@ -181,9 +193,9 @@ void timing_voltage_wait(uint64_t requested_ps, int domain, int vlevel) {
   if (!timing_enabled) return;
   uint64_t done = requested_ps + (uint64_t)(timing_g.chip->time.dvfs_voltage_cycles * timing_ps_per_cycle());
   timing_wait_until(done);
-  struct hw_vlog *log = hw_vlog(timing_g.job, domain);
+  struct timing_vlog *log = &timing_g.vlogs[domain];
   int i = __atomic_fetch_add(&log->n, 1, __ATOMIC_ACQ_REL);
-  if (i < HW_VLOG_ENTRIES) {
+  if (i < TIMING_VLOG_ENTRIES) {
     log->e[i].t_ps = done;
     log->e[i].vlevel = vlevel;
   }

@@ -5,9 +5,10 @@
  * virtual time on every run, whatever the host does meanwhile. */
 #include <stdint.h>
 
+#include "../openscc_api.h"
 #include "timing_internal.h"
 
 uint64_t timing_bb_count;
 
-void __sanitizer_cov_trace_pc(void);
+OPENSCC_API void __sanitizer_cov_trace_pc(void);
 void __sanitizer_cov_trace_pc(void) { timing_bb_count++; }

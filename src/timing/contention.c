@@ -40,7 +40,7 @@ static void route_table(int n, int *hops, int *route, const int *tx, const int *
 int timing_contention_init(void) {
   const struct chip_desc *c = timing_g.chip;
   int tiles = chip_num_tiles(c);
-  cs.n_res = (int)timing_g.job->hdr->n_resources;
+  cs.n_res = (int)timing_g.n_resources;
   cs.first_port = c->n_mc;
   cs.first_link = c->n_mc + tiles;
   cs.max_hops = c->tiles_x + c->tiles_y;
@@ -78,7 +78,7 @@ static void publish(uint64_t now) {
   for (int i = 0; i < cs.n_active; i++) {
     int r = cs.active[i];
     int64_t share = span > 0 ? (int64_t)(cs.busy_ps[r] / span * PPB) : 0;
-    if (share != cs.published[r]) __atomic_fetch_add(hw_load(timing_g.job, (uint64_t)r), share - cs.published[r], __ATOMIC_RELAXED);
+    if (share != cs.published[r]) __atomic_fetch_add(&timing_g.loads[r], share - cs.published[r], __ATOMIC_RELAXED);
     cs.published[r] = share;
     cs.busy_ps[r] = 0;
     if (share) cs.active[kept++] = r; /* to be withdrawn when left alone */
@@ -91,7 +91,7 @@ static void publish(uint64_t now) {
 
 void timing_contention_finalize(void) {
   for (int r = 0; r < cs.n_res; r++)
-    if (cs.published[r]) __atomic_fetch_add(hw_load(timing_g.job, (uint64_t)r), -cs.published[r], __ATOMIC_RELAXED);
+    if (cs.published[r]) __atomic_fetch_add(&timing_g.loads[r], -cs.published[r], __ATOMIC_RELAXED);
   free(cs.others), free(cs.seen), free(cs.active), free(cs.listed), free(cs.busy_ps), free(cs.published), free(cs.tile_route), free(cs.tile_hops), free(cs.mc_route), free(cs.mc_hops);
   memset(&cs, 0, sizeof cs);
 }
@@ -104,7 +104,7 @@ static double use(int r, double service_ps, double n) {
   if (!cs.listed[r]) cs.listed[r] = 1, cs.active[cs.n_active++] = r;
   if (cs.seen[r] != cs.window) {
     cs.seen[r] = cs.window;
-    cs.others[r] = (double)(__atomic_load_n(hw_load(timing_g.job, (uint64_t)r), __ATOMIC_RELAXED) - cs.published[r]) / PPB;
+    cs.others[r] = (double)(__atomic_load_n(&timing_g.loads[r], __ATOMIC_RELAXED) - cs.published[r]) / PPB;
   }
   double rho = cs.others[r];
   if (rho <= 0) return 0;

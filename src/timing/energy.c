@@ -2,6 +2,7 @@
  * the cores' dynamic energy kept by each UE's clock, idle cores, each voltage
  * domain's static power over its voltage history, and the uncore. */
 #include "energy.h"
+#include "timing_shared.h"
 
 #include <string.h>
 
@@ -10,20 +11,20 @@ static double level_volts(const struct chip_desc *c, int vl) { return c->vlevel[
 /* Domain d's voltage level at virtual time t (its log is in time order:
  * only the domain's master changes it). */
 static int vlevel_at(const struct hw_job *j, int d, uint64_t t) {
-  const struct hw_vlog *log = hw_vlog(j, d);
+  const struct timing_vlog *log = timing_vlog_of(j, d);
   int n = __atomic_load_n(&log->n, __ATOMIC_ACQUIRE), vl = j->hdr->initial_vlevel;
-  for (int i = 0; i < n && i < HW_VLOG_ENTRIES && log->e[i].t_ps <= t; i++) vl = log->e[i].vlevel;
+  for (int i = 0; i < n && i < TIMING_VLOG_ENTRIES && log->e[i].t_ps <= t; i++) vl = log->e[i].vlevel;
   return vl;
 }
 
 /* Static energy of domain d over [0, t). */
 static double domain_static_j(const struct hw_job *j, int d, uint64_t t) {
   const struct chip_desc *c = &j->hdr->chip;
-  const struct hw_vlog *log = hw_vlog(j, d);
+  const struct timing_vlog *log = timing_vlog_of(j, d);
   int n = __atomic_load_n(&log->n, __ATOMIC_ACQUIRE), vl = j->hdr->initial_vlevel;
   uint64_t from = 0;
   double e = 0;
-  for (int i = 0; i < n && i < HW_VLOG_ENTRIES && log->e[i].t_ps < t; i++) {
+  for (int i = 0; i < n && i < TIMING_VLOG_ENTRIES && log->e[i].t_ps < t; i++) {
     e += chip_domain_static_power(c, level_volts(c, vl)) * (double)(log->e[i].t_ps - from) * 1e-12;
     from = log->e[i].t_ps;
     vl = log->e[i].vlevel;
@@ -44,12 +45,12 @@ void timing_job_energy(const struct hw_job *j, struct timing_energy *out) {
   memset(out, 0, sizeof *out);
   uint64_t t = 0;
   for (uint32_t u = 0; u < j->hdr->nue; u++)
-    if (hw_ue(j, u)->clock.now_ps > t) t = hw_ue(j, u)->clock.now_ps;
+    if (timing_clock_of(j, (int)u)->now_ps > t) t = timing_clock_of(j, (int)u)->now_ps;
   out->seconds = (double)t * 1e-12;
   int ncores = chip_num_cores(c), nd = chip_num_voltage_domains(c);
   unsigned char used[CHIP_MAX_CORES] = {0};
   for (uint32_t u = 0; u < j->hdr->nue; u++) {
-    const struct hw_vclock *k = &hw_ue(j, u)->clock;
+    const struct timing_vclock *k = timing_clock_of(j, (int)u);
     int core = hw_ue(j, u)->core;
     used[core] = 1;
     out->dynamic_j += k->dynamic_j + idle_core_w(j, core, t) * (double)(t - k->now_ps) * 1e-12;
@@ -68,11 +69,11 @@ int timing_power_trace(const struct hw_job *j, double *watts, int max, double *b
   int shift = 0;
   uint64_t t = 0;
   for (uint32_t u = 0; u < j->hdr->nue; u++) {
-    const struct hw_vclock *k = &hw_ue(j, u)->clock;
+    const struct timing_vclock *k = timing_clock_of(j, (int)u);
     if (k->bucket_shift > shift) shift = k->bucket_shift;
     if (k->now_ps > t) t = k->now_ps;
   }
-  uint64_t width = HW_POWER_BUCKET_PS << shift;
+  uint64_t width = TIMING_POWER_BUCKET_PS << shift;
   int n = (int)((t + width - 1) / width);
   if (n > max) n = max;
   *bucket_s = (double)width * 1e-12;
@@ -83,10 +84,10 @@ int timing_power_trace(const struct hw_job *j, double *watts, int max, double *b
       w += chip_domain_static_power(c, level_volts(c, vlevel_at(j, d, mid)));
     unsigned char busy[CHIP_MAX_CORES] = {0};
     for (uint32_t u = 0; u < j->hdr->nue; u++) {
-      const struct hw_vclock *k = &hw_ue(j, u)->clock;
+      const struct timing_vclock *k = timing_clock_of(j, (int)u);
       /* This UE's buckets are narrower by 2^(shift - its shift). */
       int per = 1 << (shift - k->bucket_shift);
-      for (int i = 0; i < per && b * per + i < HW_POWER_BUCKETS; i++) w += k->bucket_j[b * per + i] / *bucket_s;
+      for (int i = 0; i < per && b * per + i < TIMING_POWER_BUCKETS; i++) w += k->bucket_j[b * per + i] / *bucket_s;
       if (k->now_ps > mid) busy[hw_ue(j, u)->core] = 1;
     }
     for (int core = 0; core < chip_num_cores(c); core++)
@@ -103,7 +104,7 @@ double timing_power_now(const struct hw_job *j) {
     w += chip_domain_static_power(c, level_volts(c, __atomic_load_n(&hw_config(j)->domain_vlevel[d], __ATOMIC_RELAXED)));
   unsigned char running[CHIP_MAX_CORES] = {0};
   for (uint32_t u = 0; u < j->hdr->nue; u++)
-    if (__atomic_load_n(&hw_ue(j, u)->clock.running, __ATOMIC_RELAXED)) running[hw_ue(j, u)->core] = 1;
+    if (__atomic_load_n(&timing_clock_of(j, (int)u)->running, __ATOMIC_RELAXED)) running[hw_ue(j, u)->core] = 1;
   for (int core = 0; core < chip_num_cores(c); core++) {
     int tile = chip_tile_of_core(c, core), d = chip_voltage_domain(c, core);
     int mhz = chip_tile_mhz(c, __atomic_load_n(&hw_config(j)->tile_divider[tile], __ATOMIC_RELAXED));

@@ -18,7 +18,7 @@ void timing_interrupt_enter(struct timing_interrupt *s) {
   s->on = timing_enabled;
   if (!s->on) return;
   timing_enter();
-  struct hw_vclock *c = timing_g.clock;
+  struct timing_vclock *c = timing_g.clock;
   s->started = 0;
   s->now_ps = c->now_ps;
   s->comm_ps = c->comm_ps;
@@ -30,14 +30,14 @@ void timing_interrupt_enter(struct timing_interrupt *s) {
 
 void timing_interrupt_at(uint64_t t_ps) {
   if (!timing_enabled || !current) return;
-  struct hw_vclock *c = timing_g.clock;
+  struct timing_vclock *c = timing_g.clock;
   if (!current->started || t_ps > c->now_ps) c->now_ps = t_ps;
   current->started = 1;
 }
 
 void timing_interrupt_leave(struct timing_interrupt *s) {
   if (!s->on) return;
-  struct hw_vclock *c = timing_g.clock;
+  struct timing_vclock *c = timing_g.clock;
   uint64_t work = (c->comm_ps - s->comm_ps) + (c->compute_ps - s->compute_ps);
   c->now_ps = s->now_ps + work;
   c->wait_ps = s->wait_ps;

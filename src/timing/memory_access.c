@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "../openscc_api.h"
 #include "timing_internal.h"
 
 /* One uncached word at offset off of the off-chip shared memory (the SVM
@@ -29,6 +30,10 @@ void timing_ddr_word(uint64_t off, int write) {
   else timing_g.clock->ddr_reads++;
 }
 
+/* An AddressSanitizer build (-DOPENSCC_SANITIZE=ON) has the sanitizer's own
+ * __asan_* runtime, which the hooks would replace; its model builds use no
+ * kernel-address hooks (CMakeLists.txt), so it leaves them out. */
+#ifndef __SANITIZE_ADDRESS__
 /* The fast path of every hook is one compare against the shared region
  * (timing_shared_lo/len, empty while the clock does not run). */
 __attribute__((noinline)) static void access_shared(uintptr_t addr, int write) {
@@ -36,8 +41,8 @@ __attribute__((noinline)) static void access_shared(uintptr_t addr, int write) {
 }
 
 #define HOOKS(size)                                                        \
-  void __asan_load##size##_noabort(uintptr_t addr);                        \
-  void __asan_store##size##_noabort(uintptr_t addr);                       \
+  OPENSCC_API void __asan_load##size##_noabort(uintptr_t addr);            \
+  OPENSCC_API void __asan_store##size##_noabort(uintptr_t addr);           \
   void __asan_load##size##_noabort(uintptr_t addr) {                       \
     if (addr - timing_shared_lo < timing_shared_len) access_shared(addr, 0); \
   }                                                                        \
@@ -50,9 +55,9 @@ HOOKS(4)
 HOOKS(8)
 HOOKS(16)
 
-void __asan_loadN_noabort(uintptr_t addr, size_t size);
-void __asan_storeN_noabort(uintptr_t addr, size_t size);
-void __asan_handle_no_return(void);
+OPENSCC_API void __asan_loadN_noabort(uintptr_t addr, size_t size);
+OPENSCC_API void __asan_storeN_noabort(uintptr_t addr, size_t size);
+OPENSCC_API void __asan_handle_no_return(void);
 
 /* A larger access: one per word of the SCC's 32-bit cores. */
 void __asan_loadN_noabort(uintptr_t addr, size_t size) {
@@ -64,3 +69,4 @@ void __asan_storeN_noabort(uintptr_t addr, size_t size) {
     if (addr + i - timing_shared_lo < timing_shared_len) access_shared(addr + i, 1);
 }
 void __asan_handle_no_return(void) {}
+#endif

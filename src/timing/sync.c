@@ -45,7 +45,7 @@ void timing_flag_write(const volatile void *word, int slot, uint32_t value) {
   uint64_t line;
   int owner = mpb_owner(word, &line);
   charge_lines(owner, 1, line_cycles(1)[owner], timing_g.chip->time.sw_step_cycles);
-  __atomic_store_n(hw_stamp(timing_g.job, owner, line, (uint64_t)slot),
+  __atomic_store_n(timing_stamp(owner, line, (uint64_t)slot),
                    timing_stamp_pack(timing_g.clock->now_ps, value), __ATOMIC_RELEASE);
 }
 
@@ -53,7 +53,7 @@ void timing_flag_seen(const volatile void *word, int slot, uint32_t value) {
   if (!timing_enabled) return;
   uint64_t line;
   int owner = mpb_owner(word, &line);
-  uint64_t s = __atomic_load_n(hw_stamp(timing_g.job, owner, line, (uint64_t)slot), __ATOMIC_ACQUIRE);
+  uint64_t s = __atomic_load_n(timing_stamp(owner, line, (uint64_t)slot), __ATOMIC_ACQUIRE);
   /* A stamp with another value's tag belongs to a newer write whose value
    * is not visible yet: the value seen is older, and already accounted. */
   if ((s & 0xffu) == (value & 0xffu)) timing_wait_until(s >> TIMING_STAMP_TAG_BITS);
@@ -64,7 +64,7 @@ uint64_t timing_line_stamp(const volatile void *word, uint32_t value) {
   if (!timing_enabled) return 0;
   uint64_t line;
   int owner = mpb_owner(word, &line);
-  uint64_t s = __atomic_load_n(hw_stamp(timing_g.job, owner, line, 0), __ATOMIC_ACQUIRE);
+  uint64_t s = __atomic_load_n(timing_stamp(owner, line, 0), __ATOMIC_ACQUIRE);
   return (s & 0xffu) == (value & 0xffu) ? s >> TIMING_STAMP_TAG_BITS : 0;
 }
 
@@ -99,7 +99,7 @@ void timing_bulk_transfer(int sender_core, int buffer_core, size_t size, size_t 
 static _Atomic uint64_t *barrier_slot(const volatile void *line_addr, uint32_t gen) {
   uint64_t line;
   int owner = mpb_owner(line_addr, &line);
-  return hw_stamp(timing_g.job, owner, line, gen & 1u);
+  return timing_stamp(owner, line, gen & 1u);
 }
 
 static void stamp_max(_Atomic uint64_t *s, uint64_t t) {
@@ -129,10 +129,10 @@ void timing_tas_access(int core) {
   if (timing_enabled) timing_charge(line_cycles(0)[core]);
 }
 
-void timing_tas_acquired(_Atomic uint64_t *free_ps) {
-  if (timing_enabled) timing_wait_until(__atomic_load_n(free_ps, __ATOMIC_ACQUIRE));
+void timing_tas_acquired(int core) {
+  if (timing_enabled) timing_wait_until(__atomic_load_n(&timing_g.lock_free[core], __ATOMIC_ACQUIRE));
 }
 
-void timing_tas_released(_Atomic uint64_t *free_ps) {
-  if (timing_enabled) __atomic_store_n(free_ps, timing_g.clock->now_ps, __ATOMIC_RELEASE);
+void timing_tas_released(int core) {
+  if (timing_enabled) __atomic_store_n(&timing_g.lock_free[core], timing_g.clock->now_ps, __ATOMIC_RELEASE);
 }

@@ -89,8 +89,8 @@ void timing_barrier_leave(const volatile void *line, uint32_t gen);
 /* Test-and-set register of `core`: one access; acquired (wait for the last
  * release); released. */
 void timing_tas_access(int core);
-void timing_tas_acquired(_Atomic uint64_t *free_ps);
-void timing_tas_released(_Atomic uint64_t *free_ps);
+void timing_tas_acquired(int core);
+void timing_tas_released(int core);
 
 /* DVFS (rcce/power.c): a frequency register write; a voltage request started
  * now, and the wait for it to take effect (domain d reaches vlevel). */

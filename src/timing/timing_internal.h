@@ -3,13 +3,20 @@
 #define OPENSCC_TIMING_INTERNAL_H
 
 #include "timing.h"
+#include "timing_shared.h"
 
 enum timing_kind { TIMING_COMPUTE, TIMING_COMM, TIMING_WAIT };
 
 struct timing_state {
   struct hw_job *job;
   const struct chip_desc *chip;
-  struct hw_vclock *clock;
+  /* This UE's view of the timing regions (timing_shared.h), looked up at timing_init. */
+  struct timing_vclock *clock;
+  _Atomic uint64_t *stamps;
+  struct timing_vlog *vlogs;
+  _Atomic int64_t *loads;
+  _Atomic uint64_t *lock_free; /* per core: release time of its test-and-set register */
+  uint64_t n_resources;
   int ue, core, tile, domain;
   int depth;              /* nesting of runtime calls */
   int host_clock;         /* clockid_t measuring the UE's computation */
@@ -25,6 +32,11 @@ struct timing_state {
 };
 
 extern struct timing_state timing_g;
+
+/* Model mode: the time stamp of one bit (slot) of one line of core's MPB. */
+static inline _Atomic uint64_t *timing_stamp(int core, uint64_t line, uint64_t slot) {
+  return timing_stamp_in(timing_g.stamps, timing_g.chip, core, line, slot);
+}
 /* Basic blocks the program has entered (compute_count.c). */
 extern uint64_t timing_bb_count;
 /* The off-chip shared region whose accesses memory_access.c charges

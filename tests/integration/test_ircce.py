@@ -66,6 +66,16 @@ def test_any_source_receives(build, compile_program, nue, flags):
     run_mode(build, compile_program, "anysource", nue, 4 if nue == 48 else 12, flags=flags)
 
 
+@pytest.mark.parametrize("flags", FLAGS.values(), ids=FLAGS.keys())
+@pytest.mark.parametrize("nue", [2, 3])
+def test_blocking_send_moves_any_source_receive(build, compile_program, nue, flags):
+    """A blocking RCCE_send made while an any-source receive waits unbound
+    keeps it moving (docs/ircce.md "Progress"): the peer's message that only
+    it can take arrives, and neither UE blocks forever.  Every round is a
+    fresh chance for the message to arrive after the receive was posted."""
+    run_mode(build, compile_program, "anyblock", nue, 50, flags=flags)
+
+
 @pytest.mark.parametrize("nue", [2, 8, 48])
 def test_probe_finds_every_sender(build, compile_program, nue):
     run_mode(build, compile_program, "probe", nue)

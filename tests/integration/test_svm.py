@@ -76,7 +76,8 @@ def test_access_outside_any_area_stops_the_ue(build, compile_program):
 
 
 def test_misuse_errors(build, compile_program):
-    res = run_mode(build, compile_program, 3, "misuse")
+    """docs/errors.md: the reports of misuse are printed with --debug (the program checks the codes)."""
+    res = run_mode(build, compile_program, 3, "misuse", options=("--debug",))
     assert res.rc == lib.RC_OK and "svm: misuse OK (3 UEs)" in res.out, res
     err = res.err_lines
     for ue in range(3):
@@ -87,8 +88,14 @@ def test_misuse_errors(build, compile_program):
     assert any(re.match(r"svm_free on UE 0: 0x[0-9a-f]+ was not returned by svm_alloc", ln) for ln in err), res
 
 
+def test_misuse_is_silent_without_debug(build, compile_program):
+    res = run_mode(build, compile_program, 3, "misuse")
+    assert res.rc == lib.RC_OK and "svm: misuse OK (3 UEs)" in res.out, res
+    assert res.err_lines == [], res
+
+
 def test_pool_too_small(build, compile_program):
-    res = run_mode(build, compile_program, 2, "counters", 1, options=("--svm-size", "4K"))
+    res = run_mode(build, compile_program, 2, "counters", 1, options=("--debug", "--svm-size", "4K"))
     assert res.rc == lib.RC_UE_FAILED, res
     assert re.search(r"svm_init on UE \d: the SVM pool of 4096 bytes holds no page \(rccerun --svm-size\)", res.err), res
 

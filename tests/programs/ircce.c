@@ -17,6 +17,10 @@
  *   probe     UE 0 finds each waiting sender with iRCCE_probe(iRCCE_ANY_SOURCE)
  *             and receives from it with blocking RCCE_recv; iprobe of a quiet
  *             source says no
+ *   anyblock  UE 0 posts an any-source receive, then sends to UE 1 with a
+ *             blocking RCCE_send while UE 1 first sends to UE 0: only the
+ *             unbound receive can take UE 1's message, so the blocking send
+ *             must move it while it waits (else both UEs block in a send)
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -236,6 +240,28 @@ static void mode_probe(void) {
   }
 }
 
+static void mode_anyblock(int rounds) {
+  for (int k = 0; k < rounds; k++) {
+    int peer = 1 - me;
+    fill(sendbuf[0], me, k, 64);
+    if (me == 0) {
+      iRCCE_irecv(recvbuf[0], 64, iRCCE_ANY_SOURCE, &rreq[0]);
+      RCCE_barrier(&RCCE_COMM_WORLD); /* UE 1's message comes after the receive is posted */
+      expect(RCCE_send(sendbuf[0], 64, peer), RCCE_SUCCESS, "RCCE_send");
+      expect(iRCCE_irecv_wait(&rreq[0]), iRCCE_SUCCESS, "iRCCE_irecv_wait");
+      expect(iRCCE_get_source(&rreq[0]), peer, "iRCCE_get_source");
+    } else if (me == 1) {
+      RCCE_barrier(&RCCE_COMM_WORLD);
+      expect(RCCE_send(sendbuf[0], 64, peer), RCCE_SUCCESS, "RCCE_send");
+      expect(RCCE_recv(recvbuf[0], 64, peer), RCCE_SUCCESS, "RCCE_recv");
+    } else {
+      RCCE_barrier(&RCCE_COMM_WORLD);
+      continue;
+    }
+    check(recvbuf[0], peer, k, 64);
+  }
+}
+
 int RCCE_APP(int argc, char **argv) {
   RCCE_init(&argc, &argv);
   iRCCE_init();
@@ -252,6 +278,7 @@ int RCCE_APP(int argc, char **argv) {
   else if (!strcmp(mode, "mixed")) mode_mixed();
   else if (!strcmp(mode, "anysource")) mode_anysource(rounds);
   else if (!strcmp(mode, "probe")) mode_probe();
+  else if (!strcmp(mode, "anyblock")) mode_anyblock(rounds);
   else fail("unknown mode %s", mode);
   RCCE_finalize();
   if (me == 0) printf("ircce: %s OK (%d UEs)\n", mode, np);

@@ -34,7 +34,7 @@ static void stop(void) {
   hw_job_detach(&job);
 }
 
-static uint64_t now(void) { return hw_ue(&job, 0)->clock.now_ps; }
+static uint64_t now(void) { return timing_clock_of(&job, 0)->now_ps; }
 static double cycles_ps(double cycles) { return cycles * 1e6 / TILE_MHZ; }
 static int near(double a, double b) { return fabs(a - b) <= 2.0; } /* ps, rounding */
 static const struct chip_desc *chip(void) { return &job.hdr->chip; }
@@ -48,7 +48,7 @@ static void test_flag_write(void) {
   timing_flag_write(flag, 0, 0x1234);
   double want = chip()->time.sw_step_cycles + chip_mpb_write_line_cycles(chip(), 0, 47, TILE_MHZ);
   CHECK(near((double)(now() - t0), cycles_ps(want)));
-  uint64_t stamp = __atomic_load_n(hw_stamp(&job, 47, 64, 0), __ATOMIC_RELAXED);
+  uint64_t stamp = __atomic_load_n(timing_stamp_of(&job, 47, 64, 0), __ATOMIC_RELAXED);
   CHECK_EQ(stamp >> 8, now());
   CHECK_EQ(stamp & 0xff, 0x34);
   stop();
@@ -60,16 +60,16 @@ static void test_flag_seen(void) {
   start(2);
   volatile uint32_t *flag = (volatile uint32_t *)(hw_mpb(&job, 0) + 10 * 32);
   uint64_t later = now() + 5000000;
-  __atomic_store_n(hw_stamp(&job, 0, 10, 0), timing_stamp_pack(later, 7), __ATOMIC_RELAXED);
+  __atomic_store_n(timing_stamp_of(&job, 0, 10, 0), timing_stamp_pack(later, 7), __ATOMIC_RELAXED);
   double read = chip()->time.sw_step_cycles + chip()->lat.mpb_read_local;
   timing_flag_seen(flag, 0, 8); /* not the stamped value */
   CHECK(now() < later);
   uint64_t t1 = now();
   timing_flag_seen(flag, 0, 7);
   CHECK(near((double)(now() - later), cycles_ps(read)));
-  CHECK_EQ(hw_ue(&job, 0)->clock.wait_ps, later - t1);
+  CHECK_EQ(timing_clock_of(&job, 0)->wait_ps, later - t1);
   /* Single-bit flags: one stamp per bit. */
-  __atomic_store_n(hw_stamp(&job, 0, 11, 200), timing_stamp_pack(now() + 1000000, 1), __ATOMIC_RELAXED);
+  __atomic_store_n(timing_stamp_of(&job, 0, 11, 200), timing_stamp_pack(now() + 1000000, 1), __ATOMIC_RELAXED);
   uint64_t t2 = now();
   timing_flag_seen(hw_mpb(&job, 0) + 11 * 32, 199, 1); /* another bit: no stamp there */
   CHECK(near((double)(now() - t2), cycles_ps(read)));
@@ -104,20 +104,20 @@ static void test_contention_queueing(void) {
   start(2);
   double service = chip()->lat.mc_service_ns * 1000;
   CHECK(timing_mc_queue_ps(0, 1) == 0); /* nobody else */
-  __atomic_store_n(hw_load(&job, 0), (int64_t)500000000, __ATOMIC_RELAXED); /* rho 0.5 on MC0 */
+  __atomic_store_n(timing_load_of(&job, 0), (int64_t)500000000, __ATOMIC_RELAXED); /* rho 0.5 on MC0 */
   CHECK(timing_mc_queue_ps(0, 1) == 0); /* not before the next window */
   next_window();
   CHECK(fabs(timing_mc_queue_ps(0, 1) - service * 0.5) < 1e-6);
   CHECK(fabs(timing_mc_queue_ps(0, 4) - 4 * service * 0.5) < 1e-6);
-  __atomic_store_n(hw_load(&job, 0), (int64_t)3000000000, __ATOMIC_RELAXED); /* overloaded */
+  __atomic_store_n(timing_load_of(&job, 0), (int64_t)3000000000, __ATOMIC_RELAXED); /* overloaded */
   next_window();
   CHECK(fabs(timing_mc_queue_ps(0, 1) - service * 0.99 / 0.02) < 1e-3);
   /* Links count too: MC1 sits at tile (5,0), five hops east of core 0. */
   int links[16];
   CHECK_EQ(chip_xy_route(chip(), 0, 0, 5, 0, links, 16), 5);
   int first_link = chip()->n_mc + chip_num_tiles(chip());
-  __atomic_store_n(hw_load(&job, 0), 0, __ATOMIC_RELAXED);
-  __atomic_store_n(hw_load(&job, (uint64_t)(first_link + links[4])), (int64_t)500000000, __ATOMIC_RELAXED);
+  __atomic_store_n(timing_load_of(&job, 0), 0, __ATOMIC_RELAXED);
+  __atomic_store_n(timing_load_of(&job, (uint64_t)(first_link + links[4])), (int64_t)500000000, __ATOMIC_RELAXED);
   next_window();
   double link_service = chip()->lat.link_service_cycles * 1e6 / chip()->mesh_mhz;
   CHECK(fabs(timing_mc_queue_ps(1, 1) - link_service * 0.5) < 1e-6);
@@ -126,10 +126,10 @@ static void test_contention_queueing(void) {
     timing_mc_queue_ps(2, 1);
     timing_advance(20000, TIMING_COMM);
   }
-  CHECK(__atomic_load_n(hw_load(&job, 2), __ATOMIC_RELAXED) > 0);
+  CHECK(__atomic_load_n(timing_load_of(&job, 2), __ATOMIC_RELAXED) > 0);
   CHECK(timing_mc_queue_ps(2, 1) == 0);
   timing_finalize();
-  CHECK_EQ(__atomic_load_n(hw_load(&job, 2), __ATOMIC_RELAXED), 0); /* withdrawn at the end */
+  CHECK_EQ(__atomic_load_n(timing_load_of(&job, 2), __ATOMIC_RELAXED), 0); /* withdrawn at the end */
   hw_job_detach(&job);
 }
 
@@ -149,7 +149,7 @@ static void test_barrier(void) {
   unsigned char *line = hw_mpb(&job, 0) + 3 * 32;
   timing_barrier_arrive(line, 6);
   uint64_t mine = now(), theirs = mine + 777000;
-  __atomic_store_n(hw_stamp(&job, 0, 3, 0), theirs, __ATOMIC_RELAXED); /* generation 6: slot 0 */
+  __atomic_store_n(timing_stamp_of(&job, 0, 3, 0), theirs, __ATOMIC_RELAXED); /* generation 6: slot 0 */
   timing_barrier_leave(line, 6);
   CHECK(near((double)(now() - theirs), cycles_ps(chip()->lat.mpb_read_local)));
   stop();
@@ -159,14 +159,15 @@ static void test_barrier(void) {
 static void test_lock(void) {
   start(2);
   uint64_t before = now();
-  _Atomic uint64_t free_ps = before + 123000;
-  timing_tas_acquired(&free_ps);
+  _Atomic uint64_t *free_ps = timing_lock_free_of(&job, 5);
+  *free_ps = before + 123000;
+  timing_tas_acquired(5);
   CHECK_EQ(now(), before + 123000);
-  timing_tas_acquired(&free_ps); /* released long ago: no wait */
+  timing_tas_acquired(5); /* released long ago: no wait */
   CHECK_EQ(now(), before + 123000);
   timing_advance(1000, TIMING_COMM);
-  timing_tas_released(&free_ps);
-  CHECK_EQ(free_ps, now());
+  timing_tas_released(5);
+  CHECK_EQ(*free_ps, now());
   stop();
 }
 
@@ -179,9 +180,9 @@ static void test_dvfs(void) {
   timing_voltage_wait(asked, 0, 0);
   uint64_t done = asked + (uint64_t)cycles_ps(chip()->time.dvfs_voltage_cycles);
   CHECK(now() == done);
-  CHECK_EQ(hw_vlog(&job, 0)->n, 1);
-  CHECK_EQ(hw_vlog(&job, 0)->e[0].t_ps, done);
-  CHECK_EQ(hw_vlog(&job, 0)->e[0].vlevel, 0);
+  CHECK_EQ(timing_vlog_of(&job, 0)->n, 1);
+  CHECK_EQ(timing_vlog_of(&job, 0)->e[0].t_ps, done);
+  CHECK_EQ(timing_vlog_of(&job, 0)->e[0].vlevel, 0);
   uint64_t t0 = now();
   timing_frequency_change();
   CHECK(near((double)(now() - t0), cycles_ps(chip()->time.dvfs_frequency_cycles)));
@@ -192,9 +193,9 @@ static void test_dvfs(void) {
  * published 31.616 W and 50.768 W; 48 at 1.3 V / 800 MHz the chip's 125 W. */
 static void test_power_fit(void) {
   start(48);
-  for (int u = 0; u < 48; u++) hw_ue(&job, u)->clock.running = u < 2;
+  for (int u = 0; u < 48; u++) timing_clock_of(&job, u)->running = u < 2;
   CHECK(fabs(timing_power_now(&job) - 31.616) < 0.01);
-  for (int u = 0; u < 48; u++) hw_ue(&job, u)->clock.running = 1;
+  for (int u = 0; u < 48; u++) timing_clock_of(&job, u)->running = 1;
   CHECK(fabs(timing_power_now(&job) - 50.768) < 0.01);
   const struct chip_desc *c = chip();
   double top = c->power.uncore + chip_num_voltage_domains(c) * chip_domain_static_power(c, 1.3) +
@@ -208,19 +209,19 @@ static void test_power_fit(void) {
 static void test_energy_trace(void) {
   start(1);
   for (int i = 0; i < 3000; i++) timing_advance(1000000 + (uint64_t)i, i % 2 ? TIMING_COMPUTE : TIMING_COMM);
-  const struct hw_vclock *k = &hw_ue(&job, 0)->clock;
+  const struct timing_vclock *k = timing_clock_of(&job, 0);
   CHECK(k->bucket_shift > 0);
   double sum = 0;
-  for (int b = 0; b < HW_POWER_BUCKETS; b++) sum += k->bucket_j[b];
+  for (int b = 0; b < TIMING_POWER_BUCKETS; b++) sum += k->bucket_j[b];
   CHECK(fabs(sum - k->dynamic_j) < 1e-9 * k->dynamic_j + 1e-12);
   struct timing_energy e;
   timing_job_energy(&job, &e);
   CHECK(fabs(e.seconds - (double)k->now_ps * 1e-12) < 1e-15);
   CHECK(fabs(e.energy_j - (e.dynamic_j + e.static_j + e.uncore_j)) < 1e-12);
   CHECK(fabs(e.average_w - 31.199) < 0.01); /* one running core at 0.8 V / 533 MHz */
-  static double w[HW_POWER_BUCKETS];
+  static double w[TIMING_POWER_BUCKETS];
   double width;
-  int n = timing_power_trace(&job, w, HW_POWER_BUCKETS, &width);
+  int n = timing_power_trace(&job, w, TIMING_POWER_BUCKETS, &width);
   CHECK(n > 1);
   CHECK(fabs(w[0] - 31.199) < 0.05);
   stop();
@@ -235,7 +236,7 @@ static void test_counted_compute(void) {
   uint64_t t0 = now();
   timing_enter();
   CHECK(near((double)(now() - t0), cycles_ps(1000 * chip()->time.compute_bb_cycles)));
-  CHECK_EQ(hw_ue(&job, 0)->clock.compute_ps, now() - t0);
+  CHECK_EQ(timing_clock_of(&job, 0)->compute_ps, now() - t0);
   stop();
   timing_bb_count = 0;
 }
@@ -247,7 +248,7 @@ static void test_interrupt(void) {
   start(2);
   timing_enter();
   timing_cycles(1000);
-  uint64_t own = now(), wait0 = hw_ue(&job, 0)->clock.wait_ps;
+  uint64_t own = now(), wait0 = timing_clock_of(&job, 0)->wait_ps;
   struct timing_interrupt outer, inner;
   timing_interrupt_enter(&outer);
   timing_interrupt_at(own + 5000000); /* a mail from the virtual future */
@@ -263,10 +264,10 @@ static void test_interrupt(void) {
   CHECK(near((double)now(), (double)own + 5000000 + 2 * cycles_ps(533)));
   timing_interrupt_leave(&outer);
   CHECK(near((double)now(), (double)own + 2 * cycles_ps(533)));
-  CHECK_EQ(hw_ue(&job, 0)->clock.wait_ps, wait0);
+  CHECK_EQ(timing_clock_of(&job, 0)->wait_ps, wait0);
   /* A consumer that waits keeps its wait. */
   timing_wait_for(now() + 777);
-  CHECK_EQ(hw_ue(&job, 0)->clock.wait_ps, wait0 + 777);
+  CHECK_EQ(timing_clock_of(&job, 0)->wait_ps, wait0 + 777);
   timing_leave();
   stop();
 }

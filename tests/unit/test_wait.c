@@ -59,7 +59,7 @@ static void run_pingpong(int asym, int spin) {
   CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
   CHECK_EQ(*word_of(&job, 0), ROUNDS);
   CHECK_EQ(*word_of(&job, 1), ROUNDS);
-  CHECK(hw_ue(&job, 0)->counters.sleeps > 0 || spin > 0);
+  CHECK(hw_ue(&job, 0)->sleeps > 0 || spin > 0);
   CHECK_EQ(__atomic_load_n(&hw_ue(&job, 0)->state, __ATOMIC_ACQUIRE), HW_UE_NOT_STARTED);
   hw_job_detach(&job);
 }

@@ -1,7 +1,7 @@
 /*
  * ddr_access.c - what one uncached word read of the off-chip shared memory
  * costs UE 0 through each memory controller, as in the TN005 measurements
- * of scc-reference.md section 3.  Build counted (rccecc --model-build): the
+ * of docs/references.md ref 3.  Build counted (rccecc --model-build): the
  * model charges the reads of RCCE_shmalloc memory.  Shared memory is dealt
  * to the controllers in pages (the chip's lat_mc_page_bytes), so page m of
  * an allocation at the start of the region lies behind controller m.  Each

@@ -1,5 +1,5 @@
 /*
- * divider_kernels.c - the three kernels of the seed 000 performance/power
+ * divider_kernels.c - the three kernels of [PERFPOWER-2011] (docs/references.md)
  * paper (frequency divider study): dot product and matrix-vector product
  * reading their operands from DRAM, and a 160 x 160 matrix-matrix product
  * working in cache.  Build counted (rccecc --model-build); run one UE with

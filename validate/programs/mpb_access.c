@@ -1,6 +1,6 @@
 /*
  * mpb_access.c - what one MPB access costs UE 0, for every other UE's MPB,
- * as in the TN005 measurements of scc-reference.md section 3: a 4-byte
+ * as in the TN005 measurements of docs/references.md ref 3: a 4-byte
  * RCCE_get (one word read) and a 32-byte RCCE_put (one line written), each
  * timed over many repetitions less the same number of empty calls (the
  * measurements' RDTSC overhead is added back by the caller).

@@ -1,6 +1,6 @@
 /*
  * ping_latency.c - half round-trip latency of one message size between UEs 0
- * and 1, as in the ping-pong of seed 004 Table I: nothing but the
+ * and 1, as in the ping-pong of [SCC-2BOARD] Table I (docs/references.md): nothing but the
  * transfers in the timed loop (iRCCE_isend/irecv + wait, so --flags and
  * --scheme select the protocol).
  *

@@ -1,0 +1,32 @@
+/* The timing layer's regions of the job segment (timing_shared.h). */
+#include "timing_shared.h"
+
+/* Model mode only: a stamp per bit of every line of every MPB (docs/model.md). */
+static uint64_t stamp_count(const struct hw_job_params *p) {
+  if (!p->set.model) return 0;
+  uint64_t lines = (uint64_t)p->chip.mpb_bytes_per_core / (uint64_t)p->chip.line_bytes * chip_num_cores(&p->chip);
+  return lines * (uint64_t)p->chip.line_bytes * 8;
+}
+static uint64_t vlog_count(const struct hw_job_params *p) {
+  return p->set.model ? (uint64_t)chip_num_voltage_domains(&p->chip) : 0;
+}
+/* Model mode only: memory controllers, MPB ports (one per tile), mesh links (contention.c). */
+static uint64_t load_count(const struct hw_job_params *p) {
+  return p->set.model ? (uint64_t)(p->chip.n_mc + chip_num_tiles(&p->chip) + chip_num_links(&p->chip)) : 0;
+}
+
+/* Model mode only: one release time per test-and-set register (one per core). */
+static uint64_t lock_count(const struct hw_job_params *p) {
+  return p->set.model ? (uint64_t)chip_num_cores(&p->chip) : 0;
+}
+
+HW_REGION_DECLARE(timing_clock, TIMING_CLOCK_REGION, TIMING_CLOCK_VERSION, HW_REGION_PER_UE,
+                  sizeof(struct timing_vclock), NULL)
+HW_REGION_DECLARE(timing_stamps, TIMING_STAMPS_REGION, TIMING_STAMPS_VERSION, HW_REGION_PER_JOB,
+                  sizeof(uint64_t), stamp_count)
+HW_REGION_DECLARE(timing_vlog, TIMING_VLOG_REGION, TIMING_VLOG_VERSION, HW_REGION_PER_JOB,
+                  sizeof(struct timing_vlog), vlog_count)
+HW_REGION_DECLARE(timing_loads, TIMING_LOADS_REGION, TIMING_LOADS_VERSION, HW_REGION_PER_JOB,
+                  sizeof(int64_t), load_count)
+HW_REGION_DECLARE(timing_locks, TIMING_LOCKS_REGION, TIMING_LOCKS_VERSION, HW_REGION_PER_JOB,
+                  sizeof(uint64_t), lock_count)

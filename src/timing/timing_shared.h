@@ -1,0 +1,83 @@
+/*
+ * The timing layer's state in the job segment (hw/region.h): read by the
+ * launcher for summary.json, the power trace and the energy report.
+ *   timing.clock   per UE   the UE's virtual clock and its core's energy
+ *   timing.stamps  per job  model mode: a time stamp per bit of every MPB line
+ *   timing.vlog    per job  model mode: the voltage levels of every domain
+ *   timing.loads   per job  model mode: the summed load of every shared resource
+ *   timing.locks   per job  model mode: when each core's test-and-set register was last released
+ * The model-only regions have no units when the model is off.
+ */
+#ifndef OPENSCC_TIMING_SHARED_H
+#define OPENSCC_TIMING_SHARED_H
+
+#include <stdint.h>
+
+#include "../hw/segment.h"
+
+/* Raise a region's version whenever its type below changes (the layout hash
+ * then tells programs built against the old one to rebuild). */
+#define TIMING_CLOCK_REGION "timing.clock"
+#define TIMING_CLOCK_VERSION 1
+#define TIMING_STAMPS_REGION "timing.stamps"
+#define TIMING_STAMPS_VERSION 1
+#define TIMING_VLOG_REGION "timing.vlog"
+#define TIMING_VLOG_VERSION 1
+#define TIMING_LOADS_REGION "timing.loads"
+#define TIMING_LOADS_VERSION 1
+#define TIMING_LOCKS_REGION "timing.locks"
+#define TIMING_LOCKS_VERSION 1
+
+/* Model mode (rccerun --model): a UE's virtual clock and its core's energy. */
+#define TIMING_POWER_BUCKETS 512
+#define TIMING_POWER_BUCKET_PS 1000000ULL /* narrowest power-trace bucket: 1 us */
+struct timing_vclock {
+  uint64_t now_ps;                       /* virtual time of the UE */
+  uint64_t compute_ps, comm_ps, wait_ps; /* where it went */
+  uint64_t end_ps;                       /* virtual time of RCCE_finalize (0: not reached) */
+  uint64_t ddr_reads, ddr_writes;        /* shared-memory accesses of a counted program */
+  double dynamic_j;                      /* the core's dynamic energy */
+  int32_t bucket_shift;                  /* power trace bucket = TIMING_POWER_BUCKET_PS << shift */
+  int32_t running;                       /* 1 between RCCE_init and RCCE_finalize */
+  int32_t counted;                       /* computation counted (rccecc --model-build), not host time */
+  int32_t pad2;
+  double bucket_j[TIMING_POWER_BUCKETS]; /* dynamic energy per bucket of virtual time */
+};
+
+/* Model mode: the voltage levels a domain went through, in virtual time. */
+#define TIMING_VLOG_ENTRIES 64
+struct timing_vlog {
+  _Atomic int32_t n; /* entries written (may exceed TIMING_VLOG_ENTRIES: later ones are dropped) */
+  struct {
+    uint64_t t_ps;
+    int32_t vlevel;
+  } e[TIMING_VLOG_ENTRIES];
+};
+
+/* Lookups by name, for the launcher and tests (the UE's timing layer keeps
+ * the pointers it looked up at timing_init). */
+static inline struct timing_vclock *timing_clock_of(const struct hw_job *j, int ue) {
+  return (struct timing_vclock *)hw_region_ue(j, TIMING_CLOCK_REGION, ue);
+}
+static inline struct timing_vlog *timing_vlog_of(const struct hw_job *j, int domain) {
+  return (struct timing_vlog *)hw_region_base(j, TIMING_VLOG_REGION) + domain;
+}
+static inline _Atomic int64_t *timing_load_of(const struct hw_job *j, uint64_t resource) {
+  return (_Atomic int64_t *)hw_region_base(j, TIMING_LOADS_REGION) + resource;
+}
+/* The virtual time core's test-and-set register was last released. */
+static inline _Atomic uint64_t *timing_lock_free_of(const struct hw_job *j, int core) {
+  return (_Atomic uint64_t *)hw_region_base(j, TIMING_LOCKS_REGION) + core;
+}
+/* The stamp of one bit (slot) of one line of core's MPB, in stamps (the
+ * timing.stamps region): a slot per bit of the line, a line per MPB line. */
+static inline _Atomic uint64_t *timing_stamp_in(_Atomic uint64_t *stamps, const struct chip_desc *c, int core,
+                                               uint64_t line, uint64_t slot) {
+  uint64_t lines = (uint64_t)c->mpb_bytes_per_core / (uint64_t)c->line_bytes;
+  return stamps + (((uint64_t)core * lines + line) * (uint64_t)c->line_bytes * 8 + slot);
+}
+static inline _Atomic uint64_t *timing_stamp_of(const struct hw_job *j, int core, uint64_t line, uint64_t slot) {
+  return timing_stamp_in((_Atomic uint64_t *)hw_region_base(j, TIMING_STAMPS_REGION), &j->hdr->chip, core, line, slot);
+}
+
+#endif

@@ -1,0 +1,66 @@
+"""docs/errors.md: one error convention per kind, checked on the library's sources.
+
+- the library exits only through rcce_fatal (src/rcce/errors.c), and every file
+  that calls it is listed in docs/errors.md;
+- the lower layers (hw, chip, timing) neither print nor exit: they return -1 with
+  a message in an error buffer.
+"""
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+LIBRARY_LAYERS = ("hw", "chip", "timing", "rcce", "ircce", "mailbox", "svm")
+LOWER_LAYERS = ("hw", "chip", "timing")
+EXIT_CALL = re.compile(r"\b(exit|_exit|_Exit|quick_exit|abort)\s*\(")
+PRINT_CALL = re.compile(r"\b(printf|fprintf|vfprintf|puts|fputs|putchar|perror|write)\s*\(")
+FATAL_DEFINITION = re.compile(r"^void rcce_fatal\(.*?^}\n", re.M | re.S)
+
+
+def code_only(text: str) -> str:
+    """The text with comments and string/char literals blanked (newlines kept, so lines still count)."""
+    blank = lambda m: re.sub(r"[^\n]", " ", m.group(0))
+    return re.sub(r'/\*.*?\*/|//[^\n]*|"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\'', blank, text, flags=re.S)
+
+
+def sources(layers):
+    for layer in layers:
+        for path in sorted((ROOT / "src" / layer).glob("*.[ch]")):
+            yield path, code_only(path.read_text())
+
+
+def calls(pattern, layers, allowed=lambda path, text, pos: False):
+    found = []
+    for path, text in sources(layers):
+        for m in pattern.finditer(text):
+            if not allowed(path, text, m.start()):
+                line = text.count("\n", 0, m.start()) + 1
+                found.append(f"{path.relative_to(ROOT)}:{line}: {m.group(1)}(")
+    return found
+
+
+def inside_rcce_fatal(path, text, pos):
+    if path != ROOT / "src" / "rcce" / "errors.c":
+        return False
+    return any(d.start() <= pos < d.end() for d in FATAL_DEFINITION.finditer(text))
+
+
+def test_the_library_exits_only_through_rcce_fatal():
+    assert FATAL_DEFINITION.search(code_only((ROOT / "src/rcce/errors.c").read_text())), "rcce_fatal not found"
+    stray = calls(EXIT_CALL, LIBRARY_LAYERS, inside_rcce_fatal)
+    assert stray == [], "exit outside rcce_fatal (docs/errors.md):\n" + "\n".join(stray)
+
+
+def test_lower_layers_neither_print_nor_exit():
+    found = calls(PRINT_CALL, LOWER_LAYERS) + calls(EXIT_CALL, LOWER_LAYERS)
+    assert found == [], "hw, chip and timing report through error buffers (docs/errors.md):\n" + "\n".join(found)
+
+
+def test_every_fatal_site_is_documented():
+    doc = (ROOT / "docs/errors.md").read_text()
+    callers = {str(p.relative_to(ROOT)) for p, text in sources(LIBRARY_LAYERS)
+               if re.search(r"(?<!void )\brcce_fatal\s*\(", text)}  # calls, not the declaration or definition
+    assert callers, "no caller of rcce_fatal found"
+    missing = sorted(c for c in callers if f"`{c}`" not in doc)
+    assert missing == [], f"docs/errors.md does not list these callers of rcce_fatal: {missing}"
