@@ -69,8 +69,6 @@ uint64_t hw_layout_hash(const struct hw_region_decl *const *given, int n) {
   return h;
 }
 
-static uint64_t align_up(uint64_t v, uint64_t a) { return (v + a - 1) / a * a; }
-
 uint64_t hw_region_layout(const struct hw_job_params *p, struct hw_header *h, uint64_t off) {
   h->n_regions = (uint32_t)n_registered;
   for (int i = 0; i < n_registered; i++) {
@@ -83,10 +81,10 @@ uint64_t hw_region_layout(const struct hw_job_params *p, struct hw_header *h, ui
     e->count = d->count ? d->count(p) : 1;
     uint64_t block = e->unit_bytes * e->count;
     /* Per-UE blocks start on host cache lines: UEs write only their own. */
-    e->stride = d->scope == HW_REGION_PER_UE ? align_up(block, HW_HOST_LINE) : block;
+    e->stride = d->scope == HW_REGION_PER_UE ? hw_align_up(block, HW_HOST_LINE) : block;
     e->offset = off;
     /* A page per region: pages of a model-only region never touched cost no memory. */
-    off = align_up(off + (d->scope == HW_REGION_PER_UE ? e->stride * (uint64_t)p->nue : block), 4096);
+    off = hw_align_up(off + (d->scope == HW_REGION_PER_UE ? e->stride * (uint64_t)p->nue : block), 4096);
   }
   return off;
 }

@@ -15,29 +15,27 @@
 #include <time.h>
 #include <unistd.h>
 
-static uint64_t align_up(uint64_t v, uint64_t a) { return (v + a - 1) / a * a; }
-
 static void compute_layout(const struct hw_job_params *p, struct hw_header *h) {
-  uint64_t off = align_up(sizeof *h, HW_HOST_LINE);
+  uint64_t off = hw_align_up(sizeof *h, HW_HOST_LINE);
   h->ue_off = off;
-  off = align_up(off + sizeof(struct hw_ue) * (uint64_t)p->nue, HW_HOST_LINE);
+  off = hw_align_up(off + sizeof(struct hw_ue) * (uint64_t)p->nue, HW_HOST_LINE);
   h->config_off = off;
-  off = align_up(off + sizeof(struct hw_config), HW_HOST_LINE);
+  off = hw_align_up(off + sizeof(struct hw_config), HW_HOST_LINE);
   h->tas_off = off;
-  off = align_up(off + sizeof(struct hw_tas) * (uint64_t)chip_num_cores(&p->chip), 4096);
+  off = hw_align_up(off + sizeof(struct hw_tas) * (uint64_t)chip_num_cores(&p->chip), 4096);
   h->mpb_off = off;
-  off = align_up(off + (uint64_t)p->chip.mpb_bytes_per_core * chip_num_cores(&p->chip), 4096);
+  off = hw_align_up(off + (uint64_t)p->chip.mpb_bytes_per_core * chip_num_cores(&p->chip), 4096);
   off = hw_region_layout(p, h, off); /* the layers' shared state (region.h) */
   /* Monitoring: counts per destination from the targets level on, events
    * from the sizes level on (hw/trace.h). */
   h->trace_capacity = p->set.trace_level >= HW_TRACE_SIZES ? p->trace_capacity : 0;
   h->trace_ue_bytes = p->set.trace_level >= HW_TRACE_TARGETS ? hw_trace_ue_bytes(p->nue, h->trace_capacity) : 0;
   h->trace_off = off;
-  off = align_up(off + h->trace_ue_bytes * (uint64_t)p->nue, 4096);
+  off = hw_align_up(off + h->trace_ue_bytes * (uint64_t)p->nue, 4096);
   h->shared_off = off;
-  h->shared_bytes = align_up(p->shared_bytes, 4096);
+  h->shared_bytes = hw_align_up(p->shared_bytes, 4096);
   h->svm_off = off + h->shared_bytes;
-  h->svm_bytes = align_up(p->svm_bytes, 4096);
+  h->svm_bytes = hw_align_up(p->svm_bytes, 4096);
   h->total_bytes = h->svm_off + h->svm_bytes;
 }
 

@@ -29,6 +29,9 @@
 #define HW_SHM_PREFIX "openscc-"
 #define HW_ALIGNED __attribute__((aligned(HW_HOST_LINE)))
 
+/* v rounded up to a multiple of a. */
+static inline uint64_t hw_align_up(uint64_t v, uint64_t a) { return (v + a - 1) / a * a; }
+
 /* Where UEs try to map the segment, so MPB and shared-region pointers are
  * equal in every UE (as on the SCC).  Falls back to any address. */
 #define HW_MAP_HINT ((void *)0x5e0000000000ULL)

@@ -83,7 +83,7 @@ const struct launch_option launch_option_rows[] = {
     {.names = {"--svm-check"}, .group = LAUNCH_GROUP_MESSAGES, .kind = LAUNCH_ARG_FLAG, .value = 1,
      .help = "lazy-release SVM pages are cached as on the SCC: stale until an acquire", FIELD(job.set.svm_check)},
     {.names = {"--debug"}, .group = LAUNCH_GROUP_MESSAGES, .kind = LAUNCH_ARG_FLAG, .value = 1,
-     .help = "print RCCE errors as they are returned", FIELD(job.set.debug)},
+     .help = "print RCCE, iRCCE, mailbox and SVM errors as they are returned", FIELD(job.set.debug)},
     {.names = {"--compute-slowdown"}, .group = LAUNCH_GROUP_MODEL, .kind = LAUNCH_ARG_NUMBER, .arg = "X",
      .range = compute_slowdown_range, .unset = -1,
      .help = "model mode: P54C time / host time of computation (default: the chip's; 0: none)",

@@ -19,7 +19,8 @@ int RCCE_send(char *privbuf, size_t size, int dest) {
   int rc = rcce_check_basic_peer(dest, "RCCE_send");
   if (rc != RCCE_SUCCESS) return rc;
   if (!privbuf && size) return rcce_error(RCCE_DEBUG_COMM, RCCE_ERROR_SOURCE, "RCCE_send", "NULL buffer");
-  return rcce_basic_send(privbuf, size, dest, 0);
+  struct rcce_link l = rcce_basic_send_link(dest); /* rcce_basic_send, one call less on the fast path */
+  return rcce_send_general(privbuf, rcce_basic_buff_off(), RCCE_chunk, &l, size, dest, 0);
 }
 
 int RCCE_recv(char *privbuf, size_t size, int source) {
@@ -27,7 +28,8 @@ int RCCE_recv(char *privbuf, size_t size, int source) {
   int rc = rcce_check_basic_peer(source, "RCCE_recv");
   if (rc != RCCE_SUCCESS) return rc;
   if (!privbuf && size) return rcce_error(RCCE_DEBUG_COMM, RCCE_ERROR_TARGET, "RCCE_recv", "NULL buffer");
-  return rcce_basic_recv(privbuf, size, source, NULL);
+  struct rcce_link l = rcce_basic_recv_link(source); /* rcce_basic_recv, one call less on the fast path */
+  return rcce_recv_general(privbuf, rcce_basic_buff_off(), RCCE_chunk, &l, size, source, NULL);
 }
 
 int RCCE_recv_test(char *privbuf, size_t size, int source, int *test) {

@@ -34,6 +34,7 @@ static _Noreturn void die(const char *fmt, const char *detail) {
 static void attach_standalone(void) {
   static struct hw_job_params p;
   char err[256];
+  rcce_g.ue = 0; /* first, so a failure below names UE 0 (docs/errors.md) */
   memset(&p, 0, sizeof p);
   p.nue = 1;
   if (chip_preset("scc", &p.chip, err, sizeof err) != 0) die("%s", err);
@@ -44,7 +45,6 @@ static void attach_standalone(void) {
   p.set.spin_limit = 1000;
   p.set.single_copy = 1;
   if (hw_job_create_private(&p, &rcce_g.job, err, sizeof err) != 0) die("%s", err);
-  rcce_g.ue = 0;
 }
 
 /* A number rccerun put in the environment, checked whole: "NAME must be WHAT, got 'TEXT'". */
@@ -64,10 +64,14 @@ static void attach_job(void) {
   }
   char err[256];
   int fd = job_number("OPENSCC_SHM_FD", fd_s, INT_MAX, "a file descriptor number");
+  /* The UE number first, so that an attach failure names the UE. */
+  rcce_g.ue = job_number("OPENSCC_UE", ue_s, HW_MAX_UES - 1, "a UE number");
   if (hw_job_attach(fd, &rcce_g.job, err, sizeof err) != 0) die("%s", err);
-  char ues[64];
-  snprintf(ues, sizeof ues, "a UE number from 0 to %u", rcce_g.job.hdr->nue - 1);
-  rcce_g.ue = job_number("OPENSCC_UE", ue_s, (long long)rcce_g.job.hdr->nue - 1, ues);
+  if (rcce_g.ue >= (int)rcce_g.job.hdr->nue) {
+    char ues[64];
+    snprintf(ues, sizeof ues, "a UE number from 0 to %u", rcce_g.job.hdr->nue - 1);
+    job_number("OPENSCC_UE", ue_s, (long long)rcce_g.job.hdr->nue - 1, ues);
+  }
 }
 
 /* Every UE of a job must be built with the same flag form and interface. */

@@ -193,10 +193,6 @@ int rcce_xfer_buffer_busy(void);
 /* Whether a message from src is waiting on link l that no queued receive
  * will take (it belongs to the requests queued before). */
 int rcce_xfer_unclaimed(const struct rcce_link *l, int src);
-/* Run a started transfer to completion (a blocking call); its error code.
- * Alone, it runs its own steps and sleeps on the flag it is stuck on;
- * behind queued transfers it joins the queue (messages stay in order). */
-int rcce_xfer_run(struct rcce_xfer *x);
 
 /* The basic interface's resources for a message to dest / from src. */
 static inline struct rcce_link rcce_basic_send_link(int dest) {
@@ -207,8 +203,10 @@ static inline struct rcce_link rcce_basic_recv_link(int src) {
 }
 static inline uint32_t rcce_basic_buff_off(void) { return (uint32_t)(RCCE_buff_ptr - RCCE_comm_buffer[rcce_g.ue]); }
 
-/* Blocking synchronous transfer through the MPB.  size may be
- * RCCE_ANY_LENGTH_INTERNAL for a receive (rcce_g.last_recv_size tells it). */
+/* Blocking synchronous transfer through the MPB (xfer.c): one transfer run
+ * to completion -- alone, by its own steps, sleeping on the flag it is stuck
+ * on; behind queued transfers, in the queue (messages stay in order).  size
+ * may be RCCE_ANY_LENGTH_INTERNAL for a receive (rcce_g.last_recv_size tells it). */
 int rcce_send_general(const char *priv, uint32_t comb_off, size_t chunk, struct rcce_link *l, size_t size,
                       int dest, int pipelined);
 int rcce_recv_general(char *priv, uint32_t comb_off, size_t chunk, struct rcce_link *l, size_t size, int src,

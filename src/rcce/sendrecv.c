@@ -7,36 +7,14 @@
  * the data.  With tagged flags a short message travels in the sent flag's
  * line itself (seed 004 section V).
  *
- * Both calls run one transfer of the engine (xfer.c): the same step
- * functions as the non-blocking requests, driven to completion by
- * rcce_xfer_run.  iRCCE_msend's multicast is here too: one copy, many
- * first steps.
+ * The calls of the basic interface (library flags and send buffer) land on
+ * rcce_send_general / rcce_recv_general, which run one transfer of the
+ * engine (xfer.c): the same step functions as the non-blocking requests.
+ * iRCCE_msend's multicast is here too: one copy, many first steps.
  */
 #include <stdlib.h>
 
 #include "rcce_internal.h"
-
-int rcce_send_general(const char *priv, uint32_t comb_off, size_t chunk, struct rcce_link *l, size_t size,
-                      int dest, int pipelined) {
-  if (timing_enabled) timing_message_call();
-  struct rcce_xfer x;
-  rcce_xfer_start(&x, (char *)priv, size, comb_off, chunk, l, dest, 1, pipelined);
-  return rcce_xfer_run(&x);
-}
-
-int rcce_recv_general(char *priv, uint32_t comb_off, size_t chunk, struct rcce_link *l, size_t size, int src,
-                      int *test) {
-  if (timing_enabled) timing_message_call();
-  if (test) { /* a polling call (rcce_xfer_poll_start/end) */
-    unsigned long p = rcce_xfer_poll_start();
-    *test = size == 0 || rcce_xfer_unclaimed(l, src);
-    rcce_xfer_poll_end(p, *test, l);
-    if (!*test) return RCCE_SUCCESS;
-  }
-  struct rcce_xfer x;
-  rcce_xfer_start(&x, priv, size, comb_off, chunk, l, src, 0, 0);
-  return rcce_xfer_run(&x);
-}
 
 int rcce_basic_send(const char *priv, size_t size, int dest, int pipelined) {
   struct rcce_link l = rcce_basic_send_link(dest);

@@ -1,8 +1,8 @@
 /*
  * Resumable transfers and their queues (rcce_internal.h, struct rcce_xfer):
  * the message protocol in steps that never block: the one engine of the
- * blocking calls (sendrecv.c, through rcce_xfer_run) and of the non-blocking
- * requests (ircce).
+ * blocking calls (rcce_send_general / rcce_recv_general, below, through
+ * xfer_run) and of the non-blocking requests (ircce).
  *
  * A message starts with one step that tells the receiver what follows
  * (link.c): a tagged message is complete with it; under remote-put/local-get
@@ -18,11 +18,10 @@
  * queue (a request may need the peer to see one of ours first) and sleeps on
  * the doorbell: every flag a queue head waits for lies in this UE's MPB.
  *
- * A blocking call with nothing else under way does not queue: rcce_xfer_run
+ * A blocking call with nothing else under way does not queue: xfer_run
  * steps its transfer directly and, when stuck, sleeps on exactly the flag
  * value the step is waiting for (docs/architecture.md "The transfer engine").
  */
-#include <string.h>
 
 #include "rcce_internal.h"
 #include "single_copy.h"
@@ -38,28 +37,41 @@ enum {
   XFER_FAILED,      /* the receive did not fit the message (x->error) */
 };
 
-void rcce_xfer_start(struct rcce_xfer *x, char *priv, size_t size, uint32_t comb_off, size_t chunk,
-                     const struct rcce_link *l, int peer, int sending, int pipelined) {
-  memset(x, 0, sizeof *x);
+/* rcce_xfer_start, inline in this file's blocking calls. */
+static inline void xfer_init(struct rcce_xfer *x, char *priv, size_t size, uint32_t comb_off, size_t chunk,
+                             const struct rcce_link *l, int peer, int sending, int pipelined) {
+  /* Field by field, not a memset of the whole struct (every blocking call
+   * starts one): the fields left out -- combuf, sc_status, first_value,
+   * wait_flag/wait_value, next, and the receiver's msg -- are written by the
+   * step, stuck_on or rcce_xfer_submit that first needs them. */
   x->priv = priv;
   x->size = size;
-  x->comb_off = comb_off;
+  x->done = x->pending = 0;
   x->chunk = chunk;
+  x->comb_off = comb_off;
   x->link = *l;
   x->peer = peer;
   x->sending = sending;
+  x->step = XFER_BEGIN;
+  x->sc_step = x->queued = 0;
   x->any_length = size == RCCE_ANY_LENGTH_INTERNAL;
-  if (!sending) return; /* the receiver learns the rest from the first step */
-  x->msg.size = size;
-  x->msg.sender_addr = (uint64_t)(uintptr_t)priv;
-  x->msg.tagged = rcce_link_tagged(l, size);
+  x->error = RCCE_SUCCESS;
+  x->acked = 0;
+  x->wait_landing = 0;
+  if (!sending) return; /* the receiver learns the rest from the first step (first_step_info) */
+  x->msg = (struct rcce_msg_info){.size = size, .tagged = rcce_link_tagged(l, size), .sender_addr = (uint64_t)(uintptr_t)priv};
   if (rcce_single_copy_wanted(size, chunk)) x->msg.mode = RCCE_MSG_SINGLE_COPY;
   else if (pipelined && rcce_link_has_header(l) && size > chunk) x->msg.mode = RCCE_MSG_PIPELINED;
 }
 
+void rcce_xfer_start(struct rcce_xfer *x, char *priv, size_t size, uint32_t comb_off, size_t chunk,
+                     const struct rcce_link *l, int peer, int sending, int pipelined) {
+  xfer_init(x, priv, size, comb_off, chunk, l, peer, sending, pipelined);
+}
+
 void rcce_xfer_start_basic(struct rcce_xfer *x, char *priv, size_t size, int peer, int sending) {
   struct rcce_link l = sending ? rcce_basic_send_link(peer) : rcce_basic_recv_link(peer);
-  rcce_xfer_start(x, priv, size, rcce_basic_buff_off(), RCCE_chunk, &l, peer, sending, 0);
+  xfer_init(x, priv, size, rcce_basic_buff_off(), RCCE_chunk, &l, peer, sending, 0);
 }
 
 int rcce_xfer_done(const struct rcce_xfer *x) { return x->step >= XFER_DONE; }
@@ -170,9 +182,14 @@ static int recv_fail(struct rcce_xfer *x, size_t got) {
   return 1;
 }
 
-static int recv_begin(struct rcce_xfer *x) {
+/* Whether the link's next step is there (not consumed); stuck on it if not. */
+static int next_step_there(struct rcce_xfer *x) {
   stuck_on(x, x->link.sent, rcce_link_next_value(&x->link));
-  if (!rcce_link_waiting(&x->link)) return 0;
+  return rcce_link_reached(&x->link, x->wait_flag, x->wait_value);
+}
+
+static int recv_begin(struct rcce_xfer *x) {
+  if (!next_step_there(x)) return 0;
   first_step_info(&x->link, x->size, x->chunk, &x->msg);
   if (x->any_length) x->size = x->msg.size;
   else if (x->msg.size != x->size) return recv_fail(x, x->msg.size);
@@ -209,8 +226,8 @@ static int recv_grant(struct rcce_xfer *x) {
 
 /* One chunk, or one half-buffer chunk when pipelined. */
 static int recv_chunk(struct rcce_xfer *x, size_t unit, const unsigned char *from) {
-  stuck_on(x, x->link.sent, rcce_link_next_value(&x->link));
-  if (!rcce_link_arrived(&x->link)) return 0;
+  if (!next_step_there(x)) return 0;
+  rcce_link_recv_take(&x->link);
   size_t n = min_size(unit, x->size - x->done);
   rcce_mpb_read(x->priv + x->done, from, n);
   rcce_link_recv_ack(&x->link, x->peer);
@@ -234,17 +251,19 @@ static int single_copy_step(struct rcce_xfer *x) {
   return 1;
 }
 
-/* One step; 1 when it made progress, 0 when stuck. */
-static int xfer_step(struct rcce_xfer *x) {
+/* One step of a transfer in direction `sending` (x->sending); 1 when it
+ * made progress, 0 when stuck.  Inline, so that a blocking call, whose
+ * direction is a constant, keeps only its own direction's steps. */
+static inline __attribute__((always_inline)) int xfer_step_dir(struct rcce_xfer *x, int sending) {
   switch (x->step) {
-    case XFER_BEGIN: return x->sending ? send_begin(x) : recv_begin(x);
-    case XFER_GRANT: return x->sending ? send_granted(x) : recv_grant(x);
+    case XFER_BEGIN: return sending ? send_begin(x) : recv_begin(x);
+    case XFER_GRANT: return sending ? send_granted(x) : recv_grant(x);
     case XFER_TAG_ACK:
       if (!rcce_link_acked(&x->link, x->wait_value)) return 0;
       finish(x);
       return 1;
-    case XFER_CHUNKS: return x->sending ? send_chunk(x) : recv_chunk(x, x->chunk, x->combuf);
-    case XFER_PIPELINE: return x->sending ? send_pipelined(x) : recv_pipelined(x);
+    case XFER_CHUNKS: return sending ? send_chunk(x) : recv_chunk(x, x->chunk, x->combuf);
+    case XFER_PIPELINE: return sending ? send_pipelined(x) : recv_pipelined(x);
     case XFER_SINGLE_COPY: return single_copy_step(x);
     default: return 0;
   }
@@ -252,9 +271,15 @@ static int xfer_step(struct rcce_xfer *x) {
 
 static unsigned long steps_taken; /* by every transfer of this UE: polls compare it */
 
+/* A transfer of zero bytes is complete before it starts: nothing travels. */
+static inline void skip_if_empty(struct rcce_xfer *x) {
+  if (x->step == XFER_BEGIN && x->size == 0) x->step = XFER_DONE;
+}
+
+/* Move x as far as it goes without blocking; 1 when it is complete. */
 static int xfer_poll(struct rcce_xfer *x) {
-  if (x->step == XFER_BEGIN && x->size == 0) x->step = XFER_DONE; /* nothing travels */
-  while (!rcce_xfer_done(x) && xfer_step(x)) steps_taken++;
+  skip_if_empty(x);
+  while (!rcce_xfer_done(x) && xfer_step_dir(x, x->sending)) steps_taken++;
   return rcce_xfer_done(x);
 }
 
@@ -341,7 +366,7 @@ int rcce_xfer_recvs_pending(void) {
 
 int rcce_xfer_requests_pending(void) { return rcce_g.queued + rcce_g.extra_waiting; }
 
-/* --- the blocking driver ------------------------------------------------ */
+/* --- the blocking calls ------------------------------------------------- */
 
 static int unstuck(void *x) { return head_can_move(x); }
 
@@ -352,16 +377,45 @@ static void wait_unstuck(struct rcce_xfer *x) {
   hw_wait_cond(&rcce_g.job, rcce_g.ue, unstuck, x, &why);
 }
 
-int rcce_xfer_run(struct rcce_xfer *x) {
+/* Run a started transfer of direction `sending` to completion; its error
+ * code (the driver of the blocking calls, inline in them: this is every
+ * RCCE_send's path). */
+static inline __attribute__((always_inline)) int xfer_run(struct rcce_xfer *x, int sending) {
   /* Queued transfers (or an upper layer's waiting work) go first and keep
    * moving while this one waits: queue it behind them. */
   if (__builtin_expect(rcce_g.queued || rcce_g.extra_waiting, 0)) {
     if (!rcce_xfer_submit(x)) rcce_xfer_wait(x);
-  } else {
-    /* Alone: nothing else can move, so only x's own flag can unblock it. */
-    while (!xfer_poll(x)) wait_unstuck(x);
+    return x->error;
+  }
+  /* Alone: nothing else can move, so only x's own flag can unblock it. */
+  skip_if_empty(x);
+  while (!rcce_xfer_done(x)) {
+    if (xfer_step_dir(x, sending)) steps_taken++;
+    else wait_unstuck(x);
   }
   return x->error;
+}
+
+int rcce_send_general(const char *priv, uint32_t comb_off, size_t chunk, struct rcce_link *l, size_t size,
+                      int dest, int pipelined) {
+  if (timing_enabled) timing_message_call();
+  struct rcce_xfer x;
+  xfer_init(&x, (char *)priv, size, comb_off, chunk, l, dest, 1, pipelined);
+  return xfer_run(&x, 1);
+}
+
+int rcce_recv_general(char *priv, uint32_t comb_off, size_t chunk, struct rcce_link *l, size_t size, int src,
+                      int *test) {
+  if (timing_enabled) timing_message_call();
+  if (test) { /* a polling call (rcce_xfer_poll_start/end) */
+    unsigned long p = rcce_xfer_poll_start();
+    *test = size == 0 || rcce_xfer_unclaimed(l, src);
+    rcce_xfer_poll_end(p, *test, l);
+    if (!*test) return RCCE_SUCCESS;
+  }
+  struct rcce_xfer x;
+  xfer_init(&x, priv, size, comb_off, chunk, l, src, 0, 0);
+  return xfer_run(&x, 0);
 }
 
 unsigned long rcce_xfer_poll_start(void) {

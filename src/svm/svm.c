@@ -64,17 +64,15 @@ static int collective(int op, int model, uint64_t a, uint64_t b) {
                      (unsigned long long)first.seq, d0, odd, (unsigned long long)other.seq, d1);
 }
 
-static uint64_t align_up(uint64_t v, uint64_t a) { return (v + a - 1) / a * a; }
-
 /* The pool: header, tables (frame of page, owner, frame use), frames. */
 static int layout_pool(void) {
   const struct hw_header *h = rcce_job()->hdr;
-  uint64_t head = align_up(sizeof(struct svm_pool_header), 64), per_page = sizeof(uint32_t) + sizeof(int32_t) + 1;
+  uint64_t head = hw_align_up(sizeof(struct svm_pool_header), 64), per_page = sizeof(uint32_t) + sizeof(int32_t) + 1;
   uint64_t n = h->svm_bytes > head ? (h->svm_bytes - head) / (SVM_PAGE_SIZE + per_page) : 0;
-  while (n && align_up(head + n * per_page, SVM_PAGE_SIZE) + n * SVM_PAGE_SIZE > h->svm_bytes) n--;
+  while (n && hw_align_up(head + n * per_page, SVM_PAGE_SIZE) + n * SVM_PAGE_SIZE > h->svm_bytes) n--;
   if (!n) return -1;
   unsigned char *pool = hw_svm_pool(rcce_job());
-  uint64_t tables = align_up(head + n * per_page, SVM_PAGE_SIZE);
+  uint64_t tables = hw_align_up(head + n * per_page, SVM_PAGE_SIZE);
   svm_g.npages = (size_t)n;
   svm_g.pool = (struct svm_pool_header *)pool;
   svm_g.frame_of = (_Atomic uint32_t *)(pool + head);

@@ -102,12 +102,12 @@ def test_ue_environment_is_checked(build, fd, ue, message):
     assert res.rc != 0 and message in res.err, res
 
 
-@pytest.mark.parametrize("ue", ["x", "1", "0 "])
-def test_ue_number_is_checked(build, scratch, ue):
+@pytest.mark.parametrize("ue, what", [("x", "a UE number"), ("0 ", "a UE number"), ("1", "a UE number from 0 to 0")])
+def test_ue_number_is_checked(build, scratch, ue, what):
     """RCCE_init reads rccerun's OPENSCC_UE whole and within the job (a wrapper changes it before the UE starts)."""
     wrapper = scratch / "wrong-ue"
     wrapper.write_text(f"#!/bin/sh\nOPENSCC_UE='{ue}' exec '{build.app('hello')}'\n")
     wrapper.chmod(0o755)
     res = rccerun(build, "-nue", 1, wrapper, timeout=QUICK)
     assert res.rc == lib.RC_UE_FAILED, res
-    assert f"OPENSCC_UE must be a UE number from 0 to 0 (set by rccerun), got '{ue}'" in res.err, res
+    assert f"OPENSCC_UE must be {what} (set by rccerun), got '{ue}'" in res.err, res

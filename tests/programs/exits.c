@@ -10,6 +10,8 @@
  *   quiet      every UE returns 0 without RCCE_finalize and prints nothing (rccerun warns)
  *   chatter    UE 0 prints "exits: line N" lines (each flushed) until a write fails, then
  *              prints "exits: UE 0: EPIPE" on stderr and returns 3; the others finalize
+ *   fatal      every UE prints "exits: before RCCE_init" (not flushed) before RCCE_init; run
+ *              so that RCCE_init stops the UE (docs/errors.md), the line must still appear
  */
 #include <errno.h>
 #include <stdio.h>
@@ -28,6 +30,7 @@ static int chatter(void) {
 int RCCE_APP(int argc, char **argv) {
   const char *mode = argc > 1 ? argv[1] : "";
   int x = 42;
+  if (strcmp(mode, "fatal") == 0) printf("exits: before RCCE_init\n");
   RCCE_init(&argc, &argv);
   int me = RCCE_ue();
   if (strcmp(mode, "last_recv") == 0) {
