@@ -71,8 +71,7 @@ static inline void app_die(const char *what) {
    Returns the exit code, 0 or 1, the same on every UE. */
 static inline int app_finish(void) {
   int mine = *app_errcount(), total = 0;
-  if (RCCE_allreduce((char *)&mine, (char *)&total, 1, RCCE_INT, RCCE_SUM,
-                     RCCE_COMM_WORLD) != RCCE_SUCCESS) {
+  if (RCCE_allreduce((char *)&mine, (char *)&total, 1, RCCE_INT, RCCE_SUM, RCCE_COMM_WORLD) != RCCE_SUCCESS) {
     fprintf(stderr, "%s: UE %d: final RCCE_allreduce failed\n", APP_NAME, RCCE_ue());
     return 1;
   }
@@ -87,8 +86,7 @@ static inline int app_finish(void) {
 /* Largest value of t over all UEs (collective). */
 static inline double app_max_time(double t) {
   double max = t;
-  app_rc(RCCE_allreduce((char *)&t, (char *)&max, 1, RCCE_DOUBLE, RCCE_MAX,
-                        RCCE_COMM_WORLD), "RCCE_allreduce(MAX)");
+  app_rc(RCCE_allreduce((char *)&t, (char *)&max, 1, RCCE_DOUBLE, RCCE_MAX, RCCE_COMM_WORLD), "RCCE_allreduce(MAX)");
   return max;
 }
 
@@ -104,8 +102,7 @@ static inline void app_usage(FILE *out, const app_arg *args, int nargs, int has_
   fprintf(out, "usage: %s", APP_NAME);
   for (int i = 0; i < nargs; i++) fprintf(out, " [%s=%ld]", args[i].name, args[i].value);
   fprintf(out, "%s\n", has_pairs ? " [--pairs]" : "");
-  for (int i = 0; i < nargs; i++)
-    fprintf(out, "  %s: integer in %ld..%ld\n", args[i].name, args[i].min, args[i].max);
+  for (int i = 0; i < nargs; i++) fprintf(out, "  %s: integer in %ld..%ld\n", args[i].name, args[i].min, args[i].max);
 }
 
 /* Parses positional integers (any may be omitted from the right) and, if
@@ -131,10 +128,8 @@ static inline int app_args(int argc, char **argv, app_arg *args, int nargs, int 
       char *end;
       errno = 0;
       long v = strtol(a, &end, 10);
-      if (a[0] == '\0' || *end != '\0' || errno != 0 || v < args[npos].min ||
-          v > args[npos].max) {
-        if (RCCE_ue() == 0)
-          fprintf(stderr, "%s: bad %s '%s'\n", APP_NAME, args[npos].name, a);
+      if (a[0] == '\0' || *end != '\0' || errno != 0 || v < args[npos].min || v > args[npos].max) {
+        if (RCCE_ue() == 0) fprintf(stderr, "%s: bad %s '%s'\n", APP_NAME, args[npos].name, a);
         bad = 1;
       } else {
         args[npos++].value = v;
@@ -225,8 +220,6 @@ static inline app_group app_group_of(int pairs) {
 }
 
 /* UE id of group rank r, taken modulo the group size (ring neighbours). */
-static inline int app_group_ue(app_group g, int r) {
-  return g.first + ((r % g.size) + g.size) % g.size;
-}
+static inline int app_group_ue(app_group g, int r) { return g.first + ((r % g.size) + g.size) % g.size; }
 
 #endif /* APP_COMMON_H */

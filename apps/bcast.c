@@ -9,7 +9,7 @@
  * per-iteration time of each size is the maximum over UEs (RCCE_reduce with
  * RCCE_MAX to UE 0).
  *
- * Mirrors the "Bcast" microbenchmark of seed 002 (Furst & Coskun), which
+ * Mirrors the "Bcast" microbenchmark of [FURST-2011] (docs/references.md) (Furst & Coskun), which
  * derived it from Pingpong: one core sending to N others.
  *
  * usage: bcast [max_bytes=65536] [iterations=20]
@@ -36,8 +36,8 @@ static double phase(int collective, char *buf, size_t bytes, int iterations) {
     }
     long bad = app_check(buf, bytes, seed);
     if (bad >= 0)
-      app_error("%s of %zu bytes, iteration %d: byte %ld is wrong",
-                collective ? "RCCE_bcast" : "fan-out", bytes, it, bad);
+      app_error("%s of %zu bytes, iteration %d: byte %ld is wrong", collective ? "RCCE_bcast" : "fan-out", bytes, it,
+                bad);
   }
   return (RCCE_wtime() - t0) / iterations;
 }
@@ -62,10 +62,9 @@ int RCCE_APP(int argc, char **argv) {
   int nsizes = 0;
   for (size_t bytes = 1; bytes <= max_bytes; bytes *= 2) nsizes++;
   for (int collective = 0; collective < 2; collective++)
-    for (int k = 0; k < nsizes; k++)
-      times[collective][k] = phase(collective, buf, (size_t)1 << k, iterations);
-  app_rc(RCCE_reduce((char *)times, (char *)worst, 2 * MAX_SIZES, RCCE_DOUBLE, RCCE_MAX, 0,
-                     RCCE_COMM_WORLD), "RCCE_reduce(MAX)");
+    for (int k = 0; k < nsizes; k++) times[collective][k] = phase(collective, buf, (size_t)1 << k, iterations);
+  app_rc(RCCE_reduce((char *)times, (char *)worst, 2 * MAX_SIZES, RCCE_DOUBLE, RCCE_MAX, 0, RCCE_COMM_WORLD),
+         "RCCE_reduce(MAX)");
 
   if (me == 0) {
     printf("bcast: UE 0 to %d other UE(s), %d iterations per size%s\n", np - 1, iterations,

@@ -21,7 +21,7 @@
  * per client with its record count; every client must have delivered
  * exactly `rounds` records.
  *
- * Mirrors the message pattern of seed 004 (Reble et al., "Connecting the
+ * Mirrors the message pattern of [SCC-2BOARD] (docs/references.md) (Reble et al., "Connecting the
  * Cloud: Transparent and Flexible Communication for a Cluster of Intel
  * SCCs", section V on SCC-MPICH): an MPI progress engine on top of iRCCE
  * must accept messages from whichever core sends, which needs receives
@@ -115,8 +115,8 @@ static void server(int rounds, size_t rec_size, size_t payload, int window) {
   }
   double t = RCCE_wtime() - t0;
 
-  printf("gather_server: %d client(s) x %d records of %zu bytes, %d any-source receives posted\n",
-         nclients, rounds, rec_size, window);
+  printf("gather_server: %d client(s) x %d records of %zu bytes, %d any-source receives posted\n", nclients, rounds,
+         rec_size, window);
   for (int u = 1; u < np; u++) {
     printf("gather_server: UE %d: %d records\n", u, count[u]);
     if (count[u] != rounds) app_error("UE %d delivered %d records, expected %d", u, count[u], rounds);
@@ -130,9 +130,7 @@ static void server(int rounds, size_t rec_size, size_t payload, int window) {
 int RCCE_APP(int argc, char **argv) {
   RCCE_init(&argc, &argv);
   iRCCE_init();
-  app_arg args[] = {{"rounds", 20, 1, 1000000},
-                    {"payload", 120, 0, 1L << 24},
-                    {"window", 4, 1, MAX_WINDOW}};
+  app_arg args[] = {{"rounds", 20, 1, 1000000}, {"payload", 120, 0, 1L << 24}, {"window", 4, 1, MAX_WINDOW}};
   int rc = app_args(argc, argv, args, 3, NULL);
   if (rc >= 0 || app_alone()) {
     RCCE_finalize();

@@ -25,18 +25,14 @@ int RCCE_APP(int argc, char **argv) {
   int size = -1, rank = -1;
   app_rc(RCCE_comm_size(RCCE_COMM_WORLD, &size), "RCCE_comm_size");
   app_rc(RCCE_comm_rank(RCCE_COMM_WORLD, &rank), "RCCE_comm_rank");
-  if (size != np || rank != me)
-    app_error("RCCE_COMM_WORLD says rank %d of %d", rank, size);
+  if (size != np || rank != me) app_error("RCCE_COMM_WORLD says rank %d of %d", rank, size);
 
   app_rc(RCCE_barrier(&RCCE_COMM_WORLD), "RCCE_barrier");
 
   int mine = me + 1, sum = 0;
-  app_rc(RCCE_allreduce((char *)&mine, (char *)&sum, 1, RCCE_INT, RCCE_SUM, RCCE_COMM_WORLD),
-         "RCCE_allreduce");
-  if (sum != np * (np + 1) / 2)
-    app_error("allreduce sum of (ue+1) is %d, expected %d", sum, np * (np + 1) / 2);
-  else if (me == 0)
-    printf("hello: sum of (ue+1) over %d UEs = %d\n", np, sum);
+  app_rc(RCCE_allreduce((char *)&mine, (char *)&sum, 1, RCCE_INT, RCCE_SUM, RCCE_COMM_WORLD), "RCCE_allreduce");
+  if (sum != np * (np + 1) / 2) app_error("allreduce sum of (ue+1) is %d, expected %d", sum, np * (np + 1) / 2);
+  else if (me == 0) printf("hello: sum of (ue+1) over %d UEs = %d\n", np, sum);
 
   rc = app_finish();
   RCCE_finalize();

@@ -17,7 +17,7 @@
  * and the aggregate bandwidth of the pair: 2 x bytes / time, in MB/s
  * (10^6 bytes per second).
  *
- * Mirrors the non-blocking exchange iRCCE was built for (seed 004, Reble et
+ * Mirrors the non-blocking exchange iRCCE was built for ([SCC-2BOARD] (docs/references.md), Reble et
  * al., "Connecting the Cloud: Transparent and Flexible Communication for a
  * Cluster of Intel SCCs", section IV.B on iRCCE) and the PingPing test of
  * MPI benchmark suites; bench/ircce runs the same pattern against MPICH and
@@ -57,8 +57,12 @@ static double exchange(char *sbuf, char *rbuf, size_t bytes, int it, int partner
 
 int RCCE_APP(int argc, char **argv) {
   /* a row's time is one exchange, in which both messages move */
-  static const pair_table table = {.transfer = exchange, .min_bytes = 1, .default_max_bytes = 1048576,
-                                   .time_column = "exchange_us", .parts = 1.0, .messages = 2.0};
+  static const pair_table table = {.transfer = exchange,
+                                   .min_bytes = 1,
+                                   .default_max_bytes = 1048576,
+                                   .time_column = "exchange_us",
+                                   .parts = 1.0,
+                                   .messages = 2.0};
   RCCE_init(&argc, &argv);
   iRCCE_init();
   return pair_table_main(argc, argv, &table);

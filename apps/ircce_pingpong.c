@@ -13,7 +13,7 @@
  * round-trip time (latency) and bytes / latency (bandwidth) in the same
  * table format as pingpong, so one parser reads both.
  *
- * Mirrors the iRCCE PingPong of seed 004 (Reble, Clauss, Riepen, Lankes,
+ * Mirrors the iRCCE PingPong of [SCC-2BOARD] (docs/references.md) (Reble, Clauss, Riepen, Lankes,
  * Bemmerl, "Connecting the Cloud: Transparent and Flexible Communication for
  * a Cluster of Intel SCCs"): its throughput curve (Fig. 3) and its latency
  * table for normal vs tagged flags and the remote-put/local-get scheme
@@ -47,8 +47,12 @@ static double round_trip(char *sbuf, char *rbuf, size_t bytes, int it, int partn
 }
 
 int RCCE_APP(int argc, char **argv) {
-  static const pair_table table = {.transfer = round_trip, .min_bytes = 1, .default_max_bytes = 1048576,
-                                   .time_column = "latency_us", .parts = 2.0, .messages = 1.0};
+  static const pair_table table = {.transfer = round_trip,
+                                   .min_bytes = 1,
+                                   .default_max_bytes = 1048576,
+                                   .time_column = "latency_us",
+                                   .parts = 2.0,
+                                   .messages = 1.0};
   RCCE_init(&argc, &argv);
   iRCCE_init();
   return pair_table_main(argc, argv, &table);

@@ -1,5 +1,5 @@
 /*
- * laplace.c - the two-dimensional Laplace problem of seed 003 (Lankes et
+ * laplace.c - the two-dimensional Laplace problem of [SVM-2012] (docs/references.md) (Lankes et
  * al., MetalSVM) section 7.2.2: Jacobi over-relaxation on a rows x 512 grid
  * of doubles (default 1024 x 512: one row is 4096 bytes, one SVM page), in
  * three variants chosen by the first argument:
@@ -9,10 +9,10 @@
  *           iteration with iRCCE_isend/iRCCE_irecv and a wait list (the
  *           paper's iRCCE variant);
  *   strong  shared virtual memory, svm_alloc(..., SVM_STRONG): two arrays old
- *   lazy    and new (SVM_LAZY_RELEASE for lazy), each UE first touches its own
+ *   lazy    and next (SVM_LAZY_RELEASE for lazy), each UE first touches its own
  *           rows so their frames come from its nearest memory controller;
- *           every iteration computes its rows of new from old, svm_barrier,
- *           then old and new swap.
+ *           every iteration computes its rows of next from old, svm_barrier,
+ *           then old and next swap.
  *
  * Row 0 is held at 1.0; the last row and the first and last columns at 0.0;
  * the interior starts at 0.0.  Interior rows 1..rows-2 are split into
@@ -87,11 +87,9 @@ static void exchange(double *u, int count, int up, int down) {
   int peer[2] = {up, down}, halo[2] = {0, count + 1}, edge[2] = {1, count};
   for (int k = 0; k < 2; k++) {
     if (peer[k] < 0) continue;
-    if (ircce_ok(iRCCE_irecv((char *)(u + (size_t)halo[k] * COLS), ROW_BYTES, peer[k], &rreq[k]),
-                 "iRCCE_irecv"))
+    if (ircce_ok(iRCCE_irecv((char *)(u + (size_t)halo[k] * COLS), ROW_BYTES, peer[k], &rreq[k]), "iRCCE_irecv"))
       iRCCE_add_to_wait_list(&list, NULL, &rreq[k]);
-    if (ircce_ok(iRCCE_isend((char *)(u + (size_t)edge[k] * COLS), ROW_BYTES, peer[k], &sreq[k]),
-                 "iRCCE_isend"))
+    if (ircce_ok(iRCCE_isend((char *)(u + (size_t)edge[k] * COLS), ROW_BYTES, peer[k], &sreq[k]), "iRCCE_isend"))
       iRCCE_add_to_wait_list(&list, &sreq[k], NULL);
   }
   if (list.first) app_rc(iRCCE_wait_all(&list), "iRCCE_wait_all");
@@ -160,7 +158,7 @@ static double run_svm(const problem *p, double **result, double *area[2]) {
     app_die("cannot continue without SVM");
   }
   size_t bytes = (size_t)p->rows * ROW_BYTES;
-  double *old = area[0] = svm_grid(bytes, model), *new = area[1] = svm_grid(bytes, model);
+  double *old = area[0] = svm_grid(bytes, model), *next = area[1] = svm_grid(bytes, model);
   /* first touch: this UE's rows (and the fixed first/last row) land near it */
   for (int k = 0; k < 2; k++) {
     double *g = area[k];
@@ -172,11 +170,11 @@ static double run_svm(const problem *p, double **result, double *area[2]) {
 
   double t0 = RCCE_wtime();
   for (int it = 0; it < p->iterations; it++) {
-    sweep(old + (size_t)p->lo * COLS, new + (size_t)p->lo * COLS, count);
+    sweep(old + (size_t)p->lo * COLS, next + (size_t)p->lo * COLS, count);
     svm_rc(svm_barrier(), "svm_barrier");
     double *tmp = old;
-    old = new;
-    new = tmp;
+    old = next;
+    next = tmp;
   }
   double t = RCCE_wtime() - t0;
   *result = old;

@@ -1,6 +1,6 @@
 /*
  * mailbox_pingpong.c - mail ping-pong between UE 0 and UE 1 over MetalSVM's
- * asynchronous mailboxes (include/scc_mailbox.h), as in seed 003 (Lankes et
+ * asynchronous mailboxes (include/scc_mailbox.h), as in [SVM-2012] (docs/references.md) (Lankes et
  * al., MetalSVM) section 7.1, Figs. 6 and 7.
  *
  * UE 0 mails UE 1 a 28-byte mail, UE 1 answers with one; after `warmup`
@@ -62,8 +62,8 @@ static void expect(const unsigned char *m, uint32_t seq, uint32_t kind, int send
     uint32_t got_seq, got_kind;
     memcpy(&got_seq, m, 4);
     memcpy(&got_kind, m + 4, 4);
-    app_error("mail from UE %d: expected sequence %u kind %u, got sequence %u kind %u%s", sender, seq, kind,
-              got_seq, got_kind, got_seq == seq && got_kind == kind ? " with a wrong pattern" : "");
+    app_error("mail from UE %d: expected sequence %u kind %u, got sequence %u kind %u%s", sender, seq, kind, got_seq,
+              got_kind, got_seq == seq && got_kind == kind ? " with a wrong pattern" : "");
   }
 }
 

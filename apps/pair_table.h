@@ -26,11 +26,11 @@ typedef double (*pair_transfer)(char *sbuf, char *rbuf, size_t bytes, int it, in
 
 typedef struct {
   pair_transfer transfer;
-  long min_bytes;         /* first size and smallest max_bytes argument */
+  long min_bytes; /* first size and smallest max_bytes argument */
   long default_max_bytes;
   const char *time_column; /* heading of the time column */
-  double parts;           /* a row's time is one transfer's time / parts */
-  double messages;        /* messages of `bytes` moved in a row's time (MB/s) */
+  double parts;            /* a row's time is one transfer's time / parts */
+  double messages;         /* messages of `bytes` moved in a row's time (MB/s) */
 } pair_table;
 
 /* This UE's message of iteration it: the pattern of (size, iteration, sender). */
@@ -41,8 +41,7 @@ static inline void pair_fill(char *sbuf, size_t bytes, int it) {
 /* Counts an error unless rbuf holds the partner's message of iteration it. */
 static inline void pair_check(const char *rbuf, size_t bytes, int it, int partner) {
   long bad = app_check(rbuf, bytes, app_seed((uint32_t)bytes, (uint32_t)it, (uint32_t)partner));
-  if (bad >= 0)
-    app_error("%zu-byte message %d from UE %d: byte %ld is wrong", bytes, it, partner, bad);
+  if (bad >= 0) app_error("%zu-byte message %d from UE %d: byte %ld is wrong", bytes, it, partner, bad);
 }
 
 static inline int pair_iterations(long bytes, int iterations) {

@@ -3,7 +3,7 @@
  *
  * RCCE's receive needs the sender and the exact size in advance.  A server
  * that answers requests of any size from any client knows neither, so the
- * Ruby-on-SCC work (seed 000, the MARC 2011 proceedings, "Ruby on SCC":
+ * Ruby-on-SCC work ([RUBY-2011] (docs/references.md), the MARC 2011 proceedings, "Ruby on SCC":
  * the RCCE_peek section and Fig. 1) added RCCE_peek(buf, size, src):
  * it returns 0 after copying the first `size` bytes of the next message
  * from `src` without receiving it, or 1 when `src` has nothing waiting; a
@@ -59,7 +59,9 @@ static size_t request_size(int c, int seq, size_t max_body) {
   return h % (uint32_t)(max_body + 1);
 }
 static uint32_t request_seed(int c, int seq) { return app_seed(0x7e9, (uint32_t)c, (uint32_t)seq); }
-static size_t tail_size(int c, int seq) { return 1 + (size_t)(app_seed(0x7a11, (uint32_t)c, (uint32_t)seq) % MAX_TAIL); }
+static size_t tail_size(int c, int seq) {
+  return 1 + (size_t)(app_seed(0x7a11, (uint32_t)c, (uint32_t)seq) % MAX_TAIL);
+}
 static uint32_t tail_seed(int c, int seq) { return app_seed(0x2e91, (uint32_t)c, (uint32_t)seq); }
 
 static uint32_t checksum(const unsigned char *p, size_t n) {
@@ -153,11 +155,11 @@ static void server(int rounds, size_t max_body) {
     last = src;
     int want_op = served[src] < rounds ? OP_REQUEST : OP_BYE;
     if (h.client != (uint32_t)src || h.op != (uint32_t)want_op || h.body_size > max_body ||
-        (want_op == OP_REQUEST && (h.seq != (uint32_t)served[src] ||
-                                   h.body_size != request_size(src, served[src], max_body))) ||
+        (want_op == OP_REQUEST &&
+         (h.seq != (uint32_t)served[src] || h.body_size != request_size(src, served[src], max_body))) ||
         (want_op == OP_BYE && h.body_size != 0)) {
-      app_error("message from UE %d has header {size %u, client %u, seq %u, op %u}", src, h.body_size, h.client,
-                h.seq, h.op);
+      app_error("message from UE %d has header {size %u, client %u, seq %u, op %u}", src, h.body_size, h.client, h.seq,
+                h.op);
       app_die("cannot tell the message size; giving up");
     }
     size_t len = HDR + h.body_size;

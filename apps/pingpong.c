@@ -8,9 +8,9 @@
  * round-trip time (latency) and bytes / latency (bandwidth), measured with
  * RCCE_wtime around the transfers only.
  *
- * Mirrors the "Pingpong" benchmark of Intel's RCCE suite as used in seed 002
+ * Mirrors the "Pingpong" benchmark of Intel's RCCE suite as used in [FURST-2011] (docs/references.md)
  * (Furst & Coskun, "Performance and Power Analysis of RCCE Message Passing on
- * the Intel SCC"), and the ping-pong curves of seeds 001 and 004.
+ * the Intel SCC"), and the ping-pong curves of [SVP-SCC] and [SCC-2BOARD].
  *
  * usage: pingpong [max_bytes=4194304] [iterations=100]
  * Large sizes use fewer iterations (at most PAIR_BUDGET bytes per size and
@@ -39,8 +39,12 @@ static double round_trip(char *sbuf, char *rbuf, size_t bytes, int it, int partn
 }
 
 int RCCE_APP(int argc, char **argv) {
-  static const pair_table table = {.transfer = round_trip, .min_bytes = 0, .default_max_bytes = 4194304,
-                                   .time_column = "latency_us", .parts = 2.0, .messages = 1.0};
+  static const pair_table table = {.transfer = round_trip,
+                                   .min_bytes = 0,
+                                   .default_max_bytes = 4194304,
+                                   .time_column = "latency_us",
+                                   .parts = 2.0,
+                                   .messages = 1.0};
   RCCE_init(&argc, &argv);
   return pair_table_main(argc, argv, &table);
 }

@@ -10,7 +10,7 @@
  * has its own slice of the array and its own baton (an odd last UE idles);
  * with 1 UE and no --pairs the UE updates the array alone.
  *
- * Mirrors the "Share" benchmark of Intel's RCCE suite as used in seed 002
+ * Mirrors the "Share" benchmark of Intel's RCCE suite as used in [FURST-2011] (docs/references.md)
  * (Furst & Coskun): memory-bound, almost no messages, slowed down by
  * contention at the memory controllers when 24 pairs run at once.
  *
@@ -60,14 +60,12 @@ int RCCE_APP(int argc, char **argv) {
       app_rc(RCCE_recv((char *)baton, sizeof baton, prev), "RCCE_recv");
       int want = ring.rank > 0 ? it : it - 1;
       if (baton[0] != want || baton[1] != prev)
-        app_error("baton says (iteration %d, UE %d), expected (%d, %d)", baton[0], baton[1],
-                  want, prev);
+        app_error("baton says (iteration %d, UE %d), expected (%d, %d)", baton[0], baton[1], want, prev);
     }
     unsigned expect = (unsigned)it * ring_sum + before_me;
     for (size_t i = 0; i < words; i++) {
       if (a[i] != expect) {
-        app_error("iteration %d: element %zu is %u before my update, expected %u", it, i,
-                  a[i], expect);
+        app_error("iteration %d: element %zu is %u before my update, expected %u", it, i, a[i], expect);
         break;
       }
     }
@@ -90,10 +88,8 @@ int RCCE_APP(int argc, char **argv) {
     }
   }
   if (me == 0) {
-    if (pairs)
-      printf("share: %d pair(s)%s, ", np / 2, np % 2 ? " (last UE idle)" : "");
-    else
-      printf("share: ring of %d UE(s), ", np);
+    if (pairs) printf("share: %d pair(s)%s, ", np / 2, np % 2 ? " (last UE idle)" : "");
+    else printf("share: ring of %d UE(s), ", np);
     printf("%d iterations over %zu shared words: %.6f s\n", iterations, words, t);
   }
   app_rc(RCCE_barrier(&RCCE_COMM_WORLD), "RCCE_barrier");

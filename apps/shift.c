@@ -8,7 +8,7 @@
  * first, which is deadlock-free for any ring size >= 2.  With --pairs each
  * pair (2k, 2k+1) is its own ring of two (an odd last UE idles).
  *
- * Mirrors the "Shift" benchmark of Intel's RCCE suite as used in seed 002
+ * Mirrors the "Shift" benchmark of Intel's RCCE suite as used in [FURST-2011] (docs/references.md)
  * (Furst & Coskun), a message-intensive code with fixed 128-byte messages.
  *
  * usage: shift [iterations=1000] [bytes=128] [--pairs]
@@ -51,12 +51,9 @@ int RCCE_APP(int argc, char **argv) {
   double t = app_max_time(RCCE_wtime() - t0);
 
   if (me == 0) {
-    if (pairs)
-      printf("shift: %d pair(s)%s, ", np / 2, np % 2 ? " (last UE idle)" : "");
-    else
-      printf("shift: ring of %d UEs, ", np);
-    printf("%d iterations x %zu bytes: %.6f s, %.3f us per iteration\n", iterations, bytes, t,
-           t / iterations * 1e6);
+    if (pairs) printf("shift: %d pair(s)%s, ", np / 2, np % 2 ? " (last UE idle)" : "");
+    else printf("shift: ring of %d UEs, ", np);
+    printf("%d iterations x %zu bytes: %.6f s, %.3f us per iteration\n", iterations, bytes, t, t / iterations * 1e6);
   }
   free(sbuf);
   free(rbuf);

@@ -13,7 +13,7 @@
  * (checksum over a pair communicator from RCCE_comm_split; an odd last UE
  * idles) and the first UE of every pair verifies it.
  *
- * Mirrors the "Stencil" benchmark of Intel's RCCE suite as used in seed 002
+ * Mirrors the "Stencil" benchmark of Intel's RCCE suite as used in [FURST-2011] (docs/references.md)
  * (Furst & Coskun): compute-heavy, fixed 64-byte messages.
  *
  * usage: stencil [rows_per_ue=32] [iterations=100] [cols=8] [--pairs]
@@ -33,8 +33,7 @@ static double initial(int row, int col, int nrows, int ncols) {
    each side) of a grid with nrows interior rows. */
 static void init_block(double *u, int first_row, int rows, int nrows, int ncols) {
   for (int i = 0; i < rows + 2; i++)
-    for (int j = 0; j < ncols + 2; j++)
-      u[(size_t)i * (ncols + 2) + j] = initial(first_row + i, j, nrows, ncols);
+    for (int j = 0; j < ncols + 2; j++) u[(size_t)i * (ncols + 2) + j] = initial(first_row + i, j, nrows, ncols);
 }
 
 /* One Jacobi sweep over the interior of a block: v = average of 4 neighbours in u. */
@@ -42,8 +41,7 @@ static void sweep(const double *u, double *v, int rows, int ncols) {
   size_t w = (size_t)ncols + 2;
   for (int i = 1; i <= rows; i++)
     for (int j = 1; j <= ncols; j++)
-      v[i * w + j] = 0.25 * (u[(i - 1) * w + j] + u[(i + 1) * w + j] + u[i * w + j - 1] +
-                             u[i * w + j + 1]);
+      v[i * w + j] = 0.25 * (u[(i - 1) * w + j] + u[(i + 1) * w + j] + u[i * w + j - 1] + u[i * w + j + 1]);
 }
 
 /* Adds the block's plain sum and a sum weighted by global position. */
@@ -84,9 +82,7 @@ static double *grid(int rows, int ncols) {
 
 int RCCE_APP(int argc, char **argv) {
   RCCE_init(&argc, &argv);
-  app_arg args[] = {{"rows_per_ue", 32, 1, 1L << 20},
-                    {"iterations", 100, 1, 1000000},
-                    {"cols", 8, 1, 1L << 20}};
+  app_arg args[] = {{"rows_per_ue", 32, 1, 1L << 20}, {"iterations", 100, 1, 1000000}, {"cols", 8, 1, 1L << 20}};
   int pairs;
   int rc = app_args(argc, argv, args, 3, &pairs);
   if (rc >= 0 || (pairs && app_alone())) {
@@ -116,7 +112,7 @@ int RCCE_APP(int argc, char **argv) {
   double t0 = RCCE_wtime();
   for (int it = 0; active && it < iterations; it++) {
     int even = g.rank % 2 == 0;
-    exchange(u, ncols, even, down, rows, up, 0);   /* last row down, halo from above */
+    exchange(u, ncols, even, down, rows, up, 0);     /* last row down, halo from above */
     exchange(u, ncols, even, up, 1, down, rows + 1); /* first row up, halo from below */
     sweep(u, v, rows, ncols);
     double *tmp = u;
@@ -128,8 +124,7 @@ int RCCE_APP(int argc, char **argv) {
   double local[2] = {0.0, 0.0}, sum[2] = {0.0, 0.0};
   if (active) {
     checksum(u, first_row, rows, ncols, local);
-    app_rc(RCCE_allreduce((char *)local, (char *)sum, 2, RCCE_DOUBLE, RCCE_SUM, *comm),
-           "RCCE_allreduce(checksum)");
+    app_rc(RCCE_allreduce((char *)local, (char *)sum, 2, RCCE_DOUBLE, RCCE_SUM, *comm), "RCCE_allreduce(checksum)");
   }
   if (active && g.rank == 0) { /* serial reference for the whole grid */
     double *su = grid(nrows, ncols), *sv = grid(nrows, ncols), ref[2] = {0.0, 0.0};
@@ -150,12 +145,9 @@ int RCCE_APP(int argc, char **argv) {
   }
   if (me == 0) {
     if (pairs)
-      printf("stencil: %d pair(s)%s, each a %d x %d grid", np / 2,
-             np % 2 ? " (last UE idle)" : "", nrows, ncols);
-    else
-      printf("stencil: %d x %d grid on %d UE(s)", nrows, ncols, np);
-    printf(", %d iterations: checksum %.12e (weighted %.12e), %.6f s\n", iterations, sum[0],
-           sum[1], t);
+      printf("stencil: %d pair(s)%s, each a %d x %d grid", np / 2, np % 2 ? " (last UE idle)" : "", nrows, ncols);
+    else printf("stencil: %d x %d grid on %d UE(s)", nrows, ncols, np);
+    printf(", %d iterations: checksum %.12e (weighted %.12e), %.6f s\n", iterations, sum[0], sum[1], t);
   }
   free(u);
   free(v);

@@ -1,5 +1,5 @@
 /*
- * svm_table1.c - the synthetic benchmark of seed 003 (Lankes et al.,
+ * svm_table1.c - the synthetic benchmark of [SVM-2012] (docs/references.md) (Lankes et al.,
  * MetalSVM) section 7.2.1, Table 1: what the shared virtual memory system
  * (include/scc_svm.h) costs, for the strong and the lazy release model.
  * The paper ran it on cores 0 and 30: `rccerun -nue 2 --cores 0,30`.
@@ -110,10 +110,9 @@ static void print_table(double us[2][NROWS]) {
     for (int r = 0; r < NROWS; r++) {
       if (m == 1 && r == PAGE_PERMISSION)
         printf("table1: model=lazy row=%s us=n/a rewrite_us=%.3f\n", row_keys[r], us[m][r]);
-      else
-        printf("table1: model=%s row=%s us=%.3f\n", m == 0 ? "strong" : "lazy", row_keys[r], us[m][r]);
+      else printf("table1: model=%s row=%s us=%.3f\n", m == 0 ? "strong" : "lazy", row_keys[r], us[m][r]);
     }
-  printf("\nsvm_table1: average overhead of the SVM system (seed 003 Table 1), %d UEs\n", RCCE_num_ues());
+  printf("\nsvm_table1: average overhead of the SVM system ([SVM-2012] Table 1), %d UEs\n", RCCE_num_ues());
   printf("%-48s %14s %14s\n", "", "Strong", "Lazy Release");
   for (int r = 0; r < NROWS; r++) {
     char lazy[32];

@@ -39,7 +39,7 @@ extern "C" {
 
 #define LOG2_LINE_SIZE 5
 #define RCCE_LINE_SIZE (1 << LOG2_LINE_SIZE)
-/* MPB bytes per UE on the SCC preset (scc-reference.md section 1, "MPB"). */
+/* MPB bytes per UE on the SCC preset (docs/references.md ref 1, "MPB"). */
 #define RCCE_BUFF_SIZE_MAX (1 << 13)
 /* Largest job OpenSCC runs (parametric meshes up to 1024 cores). */
 #define RCCE_MAXNP 1024
@@ -174,18 +174,16 @@ int RCCE_wait_until(RCCE_FLAG flag, RCCE_FLAG_STATUS val);
 int RCCE_test_flag(RCCE_FLAG flag, RCCE_FLAG_STATUS val, int *result);
 
 #ifdef GORY
-int RCCE_send(char *privbuf, t_vcharp combuf, size_t chunk, RCCE_FLAG *ready,
-              RCCE_FLAG *sent, size_t size, int dest);
-int RCCE_recv(char *privbuf, t_vcharp combuf, size_t chunk, RCCE_FLAG *ready,
-              RCCE_FLAG *sent, size_t size, int source);
-int RCCE_recv_test(char *privbuf, t_vcharp combuf, size_t chunk, RCCE_FLAG *ready,
-                   RCCE_FLAG *sent, size_t size, int source, int *test);
+int RCCE_send(char *privbuf, t_vcharp combuf, size_t chunk, RCCE_FLAG *ready, RCCE_FLAG *sent, size_t size, int dest);
+int RCCE_recv(char *privbuf, t_vcharp combuf, size_t chunk, RCCE_FLAG *ready, RCCE_FLAG *sent, size_t size, int source);
+int RCCE_recv_test(char *privbuf, t_vcharp combuf, size_t chunk, RCCE_FLAG *ready, RCCE_FLAG *sent, size_t size,
+                   int source, int *test);
 #else
 int RCCE_send(char *privbuf, size_t size, int dest);
 int RCCE_recv(char *privbuf, size_t size, int source);
 int RCCE_recv_test(char *privbuf, size_t size, int source, int *test);
 /* Copy the first size bytes of the next message from source without
- * receiving it (seed 000, Ruby on SCC): 0 when copied, 1 when no message
+ * receiving it ([RUBY-2011], Ruby on SCC): 0 when copied, 1 when no message
  * is waiting; a later RCCE_recv reads the same message. */
 int RCCE_peek(char *privbuf, size_t size, int source);
 #endif

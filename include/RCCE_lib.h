@@ -24,11 +24,11 @@ typedef volatile unsigned int *t_vintp;
 typedef volatile unsigned char t_vchar;
 typedef volatile unsigned int t_vint;
 
-extern int RCCE_IAM;                         /* my UE number */
-extern int RCCE_NP;                          /* number of UEs */
+extern int RCCE_IAM;                          /* my UE number */
+extern int RCCE_NP;                           /* number of UEs */
 extern t_vcharp RCCE_comm_buffer[RCCE_MAXNP]; /* start of each UE's MPB */
-extern t_vcharp RCCE_buff_ptr;               /* basic interface: my send buffer in my MPB */
-extern size_t RCCE_chunk;                    /* basic interface: its size in bytes */
+extern t_vcharp RCCE_buff_ptr;                /* basic interface: my send buffer in my MPB */
+extern size_t RCCE_chunk;                     /* basic interface: its size in bytes */
 extern int RCCE_debug_synch, RCCE_debug_comm, RCCE_debug_debug, RCCE_debug_RPC;
 
 /* CL1INVMB on the SCC; a no-op on a coherent host, kept for source compatibility. */

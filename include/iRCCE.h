@@ -46,23 +46,23 @@ extern const int iRCCE_ANY_LENGTH;
 #define OPENSCC_IRCCE_ENGINE_WORDS 24
 
 typedef struct _iRCCE_SEND_REQUEST {
-  char *privbuf;    /* the message, in private memory */
-  t_vcharp combuf;  /* the send buffer in the MPB */
-  size_t chunk;     /* its size in bytes */
+  char *privbuf;   /* the message, in private memory */
+  t_vcharp combuf; /* the send buffer in the MPB */
+  size_t chunk;    /* its size in bytes */
   size_t subchunk1;
   size_t subchunk2;
   RCCE_FLAG *ready;
   RCCE_FLAG *sent;
   RCCE_FLAG_STATUS flag_set_value;
-  size_t size;      /* message size in bytes */
-  int dest;         /* receiving UE */
-  int sync;         /* 1: completes when the receiver has the data (always, as in RCCE) */
+  size_t size; /* message size in bytes */
+  int dest;    /* receiving UE */
+  int sync;    /* 1: completes when the receiver has the data (always, as in RCCE) */
   size_t wsize;
   size_t remainder;
   size_t nbytes;
   char *bufptr;
   int label;
-  int finished;     /* 1 once the message is delivered */
+  int finished; /* 1 once the message is delivered */
   struct _iRCCE_SEND_REQUEST *next;
   long long _openscc_engine[OPENSCC_IRCCE_ENGINE_WORDS];
 } iRCCE_SEND_REQUEST;
@@ -77,7 +77,7 @@ typedef struct _iRCCE_RECV_REQUEST {
   RCCE_FLAG *sent;
   RCCE_FLAG_STATUS flag_set_value;
   size_t size;
-  int source;       /* sending UE */
+  int source; /* sending UE */
   int sync;
   size_t wsize;
   size_t remainder;
@@ -153,7 +153,7 @@ int iRCCE_get_size(iRCCE_SEND_REQUEST *sreq, iRCCE_RECV_REQUEST *rreq);
 int iRCCE_get_length(void);
 
 #ifndef SINGLEBITFLAGS
-/* Tagged flags (seed 004 section V): a big flag whose line also carries up
+/* Tagged flags ([SCC-2BOARD] sec. V (docs/references.md)): a big flag whose line also carries up
  * to iRCCE_MAX_TAGGED_LEN bytes, written and read together with the value. */
 int iRCCE_flag_alloc_tagged(RCCE_FLAG *flag);
 int iRCCE_flag_write_tagged(RCCE_FLAG *flag, RCCE_FLAG_STATUS val, int ID, void *tag, int len);

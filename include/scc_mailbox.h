@@ -1,6 +1,6 @@
 /*
- * scc_mailbox.h - MetalSVM's asynchronous mailbox system (seed 003 section 5,
- * seed 000 "The path to MetalSVM"), as OpenSCC offers it to RCCE programs
+ * scc_mailbox.h - MetalSVM's asynchronous mailbox system ([SVM-2012] sec. 5 (docs/references.md),
+ * [METALSVM-2011]), as OpenSCC offers it to RCCE programs
  * (docs/svm.md "Mailboxes").
  *
  * Every UE keeps one 32-byte mailbox per sending UE in its own MPB (48 lines

@@ -1,17 +1,17 @@
 /*
- * scc_svm.h - MetalSVM's shared virtual memory (seed 003 section 6), in user
+ * scc_svm.h - MetalSVM's shared virtual memory ([SVM-2012] sec. 6 (docs/references.md)), in user
  * space over OpenSCC's mailboxes (docs/svm.md).
  *
  * svm_alloc reserves the same virtual addresses in every UE; a page gets its
  * frame at the first touch, from the memory controller nearest to the
- * toucher's tile (affinity-on-first-touch, seed 003 section 6.3).
+ * toucher's tile (affinity-on-first-touch, [SVM-2012] sec. 6.3).
  *   SVM_STRONG        one owner per page at a time may read or write it; any
  *                     other access faults and moves the ownership over the
- *                     mailbox system (seed 003 section 6.1).
+ *                     mailbox system ([SVM-2012] sec. 6.1).
  *   SVM_LAZY_RELEASE  pages stay mapped everywhere; writes are visible to a
  *                     UE after the writer's release (svm_unlock, svm_flush,
  *                     svm_barrier) and its own acquire (svm_lock,
- *                     svm_invalidate, svm_barrier) (seed 003 section 6.2).
+ *                     svm_invalidate, svm_barrier) ([SVM-2012] sec. 6.2).
  */
 #ifndef SCC_SVM_H
 #define SCC_SVM_H

@@ -32,9 +32,9 @@ static inline double bench_now(void) {
 }
 
 typedef struct {
-  double target_s;  /* time box of one timed loop */
-  long min_iters;   /* lower bound on the timed loop's iterations */
-  long max_size;    /* pingpong: largest size measured */
+  double target_s; /* time box of one timed loop */
+  long min_iters;  /* lower bound on the timed loop's iterations */
+  long max_size;   /* pingpong: largest size measured */
 } bench_opts;
 
 static inline void bench_parse(int argc, char **argv, bench_opts *o) {

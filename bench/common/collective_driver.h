@@ -64,8 +64,8 @@ static void coll_measure(int which, int me, int np, const bench_opts *o) {
   if (me == 0) {
     printf("{\"bench\":\"%s\",\"impl\":\"%s\",\"ues\":%d,\"size\":%d,\"iters\":%ld,"
            "\"lat_us\":%.4f,\"valid\":%s}\n",
-           which == 0 ? "barrier" : "allreduce", BENCH_IMPL, np, which == 0 ? 0 : 8, iters,
-           dt / (double)iters * 1e6, invalid ? "false" : "true");
+           which == 0 ? "barrier" : "allreduce", BENCH_IMPL, np, which == 0 ? 0 : 8, iters, dt / (double)iters * 1e6,
+           invalid ? "false" : "true");
     fflush(stdout);
   }
 }

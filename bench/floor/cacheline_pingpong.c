@@ -28,7 +28,7 @@
 struct shared {
   _Alignas(64) _Atomic int64_t counter; /* the ping-pong line */
   char pad1[64 - sizeof(int64_t)];
-  _Alignas(64) _Atomic int64_t stop;    /* separate line: child exit request */
+  _Alignas(64) _Atomic int64_t stop; /* separate line: child exit request */
   char pad2[64 - sizeof(int64_t)];
 };
 
@@ -145,8 +145,8 @@ int main(int argc, char **argv) {
 
   printf("{\"bench\":\"floor_pingpong\",\"impl\":\"floor\",\"ues\":2,\"size\":8,\"iters\":%ld,"
          "\"half_rtt_us\":%.4f,\"half_rtt_us_mean\":%.4f,\"valid\":%s,\"pinned\":%s}\n",
-         iters, med / (double)sub_iters / 2.0 * 1e6, total / (double)iters / 2.0 * 1e6,
-         valid ? "true" : "false", pinned ? "true" : "false");
+         iters, med / (double)sub_iters / 2.0 * 1e6, total / (double)iters / 2.0 * 1e6, valid ? "true" : "false",
+         pinned ? "true" : "false");
   fflush(stdout);
   return valid ? 0 : 1;
 }

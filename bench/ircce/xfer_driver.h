@@ -76,9 +76,7 @@ static long xf_bad; /* bad messages seen by this rank */
 
 /* The tag of operation `op`'s message from `sender` (never 0, never equal
    to the other rank's tag of the same op). */
-static inline unsigned char xf_tag(long op, int sender) {
-  return (unsigned char)(1 + ((op * 2 + sender) % 251));
-}
+static inline unsigned char xf_tag(long op, int sender) { return (unsigned char)(1 + ((op * 2 + sender) % 251)); }
 
 static inline void xf_mark(char *buf, long size, long op, int sender) {
   if (size <= 0) return;
@@ -91,8 +89,8 @@ static inline void xf_verify(const xmode *m, const char *buf, long size, long op
   unsigned char t = xf_tag(op, sender);
   if ((unsigned char)buf[0] != t || (unsigned char)buf[size - 1] != t) {
     if (xf_bad++ == 0)
-      fprintf(stderr, "xfer %s: %ld-byte message %ld from rank %d has first/last byte %u/%u, expected %u\n",
-              m->name, size, op, sender, (unsigned char)buf[0], (unsigned char)buf[size - 1], t);
+      fprintf(stderr, "xfer %s: %ld-byte message %ld from rank %d has first/last byte %u/%u, expected %u\n", m->name,
+              size, op, sender, (unsigned char)buf[0], (unsigned char)buf[size - 1], t);
   }
 }
 
@@ -101,33 +99,33 @@ static void xf_ops(const xmode *m, int me, long n, long size, long *op) {
   int peer = 1 - me;
   for (long i = 0; i < n; i++, (*op)++) {
     switch (m->kind) {
-    case XK_PINGPONG:
-      if (me == 0) {
-        xf_mark(xf_sbuf[0], size, *op, 0);
-        m->send(xf_sbuf[0], size, 1);
-        m->recv(xf_rbuf[0], size, 1);
-        xf_verify(m, xf_rbuf[0], size, *op, 1);
-      } else {
-        m->recv(xf_rbuf[0], size, 0);
-        xf_verify(m, xf_rbuf[0], size, *op, 0);
-        xf_mark(xf_sbuf[0], size, *op, 1);
-        m->send(xf_sbuf[0], size, 0);
-      }
-      break;
-    case XK_PINGPING:
-      xf_mark(xf_sbuf[0], size, *op, me);
-      m->exchange(xf_sbuf[0], xf_rbuf[0], size, peer);
-      xf_verify(m, xf_rbuf[0], size, *op, peer);
-      break;
-    case XK_BURST:
-      if (me == 0) {
-        for (int k = 0; k < xf_burst; k++) xf_mark(xf_sbuf[k], size, *op * XFER_MAX_BURST + k, 0);
-        m->burst_send(xf_sbuf, size, xf_burst, 1);
-      } else {
-        m->burst_recv(xf_rbuf, size, xf_burst, 0);
-        for (int k = 0; k < xf_burst; k++) xf_verify(m, xf_rbuf[k], size, *op * XFER_MAX_BURST + k, 0);
-      }
-      break;
+      case XK_PINGPONG:
+        if (me == 0) {
+          xf_mark(xf_sbuf[0], size, *op, 0);
+          m->send(xf_sbuf[0], size, 1);
+          m->recv(xf_rbuf[0], size, 1);
+          xf_verify(m, xf_rbuf[0], size, *op, 1);
+        } else {
+          m->recv(xf_rbuf[0], size, 0);
+          xf_verify(m, xf_rbuf[0], size, *op, 0);
+          xf_mark(xf_sbuf[0], size, *op, 1);
+          m->send(xf_sbuf[0], size, 0);
+        }
+        break;
+      case XK_PINGPING:
+        xf_mark(xf_sbuf[0], size, *op, me);
+        m->exchange(xf_sbuf[0], xf_rbuf[0], size, peer);
+        xf_verify(m, xf_rbuf[0], size, *op, peer);
+        break;
+      case XK_BURST:
+        if (me == 0) {
+          for (int k = 0; k < xf_burst; k++) xf_mark(xf_sbuf[k], size, *op * XFER_MAX_BURST + k, 0);
+          m->burst_send(xf_sbuf, size, xf_burst, 1);
+        } else {
+          m->burst_recv(xf_rbuf, size, xf_burst, 0);
+          for (int k = 0; k < xf_burst; k++) xf_verify(m, xf_rbuf[k], size, *op * XFER_MAX_BURST + k, 0);
+        }
+        break;
     }
   }
 }

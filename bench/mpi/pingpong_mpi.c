@@ -5,9 +5,7 @@
 #include "mpi_main.h"
 
 #define BENCH_IMPL "mpi"
-static void xport_send(char *buf, long size, int peer) {
-  MPI_Send(buf, (int)size, MPI_BYTE, peer, 0, MPI_COMM_WORLD);
-}
+static void xport_send(char *buf, long size, int peer) { MPI_Send(buf, (int)size, MPI_BYTE, peer, 0, MPI_COMM_WORLD); }
 static void xport_recv(char *buf, long size, int peer) {
   MPI_Recv(buf, (int)size, MPI_BYTE, peer, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
 }

@@ -1,7 +1,7 @@
 /*
  * chip layer: a pure description of an SCC-like chip and its geometry.
  * No state, no I/O beyond reading a chip file.  Every default lives in
- * chip_preset.c with the scc-reference.md row it comes from.
+ * chip_preset.c with the docs/references.md row it comes from.
  */
 #ifndef OPENSCC_CHIP_H
 #define OPENSCC_CHIP_H
@@ -35,52 +35,52 @@ struct chip_latency {
   double ddr_memory;          /* DDR3 latency in memory-clock cycles */
   int ddr_outstanding_reads;  /* reads a core may have in flight */
   /* Contention (docs/model.md): how long one line keeps a shared resource busy. */
-  double mc_service_ns;       /* a memory controller */
-  double link_service_cycles; /* a mesh link, in mesh cycles */
-  double mpb_service_cycles;  /* a tile's MPB port, in mesh cycles */
-  double mc_page_bytes;       /* shared memory is dealt to the controllers in pages of this size */
+  double mc_service_ns;        /* a memory controller */
+  double link_service_cycles;  /* a mesh link, in mesh cycles */
+  double mpb_service_cycles;   /* a tile's MPB port, in mesh cycles */
+  double mc_page_bytes;        /* shared memory is dealt to the controllers in pages of this size */
   double contention_window_ns; /* utilisation is averaged over windows of this much virtual time */
-  double interrupt_cycles;    /* an inter-core interrupt from the doorbell write to the handler's first instruction */
+  double interrupt_cycles;     /* an inter-core interrupt from the doorbell write to the handler's first instruction */
 };
 
 /* Software and clock constants of the timing model (docs/model.md). */
 struct chip_timing {
-  double compute_slowdown;     /* a P54C at compute_ref_mhz takes this many times the host's time (0: not charged) */
-  int compute_ref_mhz;         /* the tile clock compute_slowdown refers to */
-  double compute_min_ns;       /* host intervals up to this long between calls are not computation */
-  double compute_bb_cycles;    /* P54C cycles per basic block of a counted program (rccecc --model-build) */
-  double sw_call_cycles;       /* library work of one message call (send, receive, request) */
-  double sw_step_cycles;       /* library work of one protocol step (flag written or consumed) */
-  double dvfs_voltage_cycles;  /* a voltage change, in core cycles */
+  double compute_slowdown;      /* a P54C at compute_ref_mhz takes this many times the host's time (0: not charged) */
+  int compute_ref_mhz;          /* the tile clock compute_slowdown refers to */
+  double compute_min_ns;        /* host intervals up to this long between calls are not computation */
+  double compute_bb_cycles;     /* P54C cycles per basic block of a counted program (rccecc --model-build) */
+  double sw_call_cycles;        /* library work of one message call (send, receive, request) */
+  double sw_step_cycles;        /* library work of one protocol step (flag written or consumed) */
+  double dvfs_voltage_cycles;   /* a voltage change, in core cycles */
   double dvfs_frequency_cycles; /* a frequency divider change, in core cycles */
   /* MetalSVM's kernel paths (mailbox and svm layers, docs/svm_g.md "Model mode"). */
-  double mailbox_check_cycles;  /* checking one receive mailbox */
-  double svm_fault_cycles;      /* a page fault: exception, handler, page-table update */
-  double svm_frame_cycles;      /* taking and clearing a page frame at the first touch */
+  double mailbox_check_cycles;    /* checking one receive mailbox */
+  double svm_fault_cycles;        /* a page fault: exception, handler, page-table update */
+  double svm_frame_cycles;        /* taking and clearing a page frame at the first touch */
   double svm_reserve_page_cycles; /* svm_alloc's work per page of address space */
 };
 
 /* The power model (docs/model.md): per core C V^2 f x activity, per voltage
  * domain a static part proportional to V, plus a constant uncore part. */
 struct chip_power {
-  double core_dynamic;     /* W per V^2 per MHz of one core at full activity */
-  double idle_activity;    /* activity of a core that waits or runs no UE */
-  double domain_static;    /* W of one voltage domain at static_ref_volts */
+  double core_dynamic;  /* W per V^2 per MHz of one core at full activity */
+  double idle_activity; /* activity of a core that waits or runs no UE */
+  double domain_static; /* W of one voltage domain at static_ref_volts */
   double static_ref_volts;
-  double uncore;           /* W: mesh, memory controllers and I/O at their fixed clocks */
+  double uncore; /* W: mesh, memory controllers and I/O at their fixed clocks */
 };
 
 struct chip_desc {
   char name[CHIP_NAME_LEN];
-  int tiles_x, tiles_y;      /* mesh size in tiles */
+  int tiles_x, tiles_y; /* mesh size in tiles */
   int cores_per_tile;
-  int line_bytes;            /* transfer granularity on the mesh */
-  int mpb_bytes_per_core;    /* message passing buffer per core */
+  int line_bytes;         /* transfer granularity on the mesh */
+  int mpb_bytes_per_core; /* message passing buffer per core */
   int n_mc;
   struct chip_mc mc[CHIP_MAX_MC];
-  int vdomain_tiles_x;       /* a voltage domain is a block of tiles */
+  int vdomain_tiles_x; /* a voltage domain is a block of tiles */
   int vdomain_tiles_y;
-  int global_clock_mhz;      /* tile MHz = global / divider */
+  int global_clock_mhz; /* tile MHz = global / divider */
   int divider_min, divider_max;
   int default_divider;
   int mesh_mhz;

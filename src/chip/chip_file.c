@@ -59,7 +59,8 @@ static int add_vlevel(struct chip_reader *r, char *val) {
   double volts;
   long long mhz;
   snprintf(r->why, sizeof r->why, "vlevel = '%s': expected VOLTS,MAX_MHZ with 0.1 to 5 V and 1 to 100000 MHz", val);
-  if (split_pair(val, &vs, &ms) || chip_text_parse_double(vs, 0.1, 5, &volts) || chip_text_parse_int(ms, 1, 100000, &mhz))
+  if (split_pair(val, &vs, &ms) || chip_text_parse_double(vs, 0.1, 5, &volts) ||
+      chip_text_parse_int(ms, 1, 100000, &mhz))
     return -1;
   if (!r->vlevel_line) c->n_vlevels = 0;
   if (c->n_vlevels == CHIP_MAX_VLEVELS) {
@@ -114,8 +115,8 @@ static int apply_line(struct chip_reader *r, char *line) {
 static int line_of(const struct chip_reader *r, const char *key, int mc_index) {
   if (strcmp(key, "mc") == 0)
     return mc_index >= 0 && mc_index < r->n_mc_lines ? r->mc_line[mc_index]
-           : r->n_mc_lines                          ? r->mc_line[r->n_mc_lines - 1]
-                                                    : 0;
+           : r->n_mc_lines                           ? r->mc_line[r->n_mc_lines - 1]
+                                                     : 0;
   if (strcmp(key, "vlevel") == 0) return r->vlevel_line;
   int k = chip_key_index(key);
   return k >= 0 ? r->key_line[k] : 0;

@@ -37,9 +37,7 @@ int chip_nearest_mc(const struct chip_desc *c, int core) {
   return best;
 }
 
-static int vdomains_x(const struct chip_desc *c) {
-  return (c->tiles_x + c->vdomain_tiles_x - 1) / c->vdomain_tiles_x;
-}
+static int vdomains_x(const struct chip_desc *c) { return (c->tiles_x + c->vdomain_tiles_x - 1) / c->vdomain_tiles_x; }
 
 int chip_num_voltage_domains(const struct chip_desc *c) {
   return vdomains_x(c) * ((c->tiles_y + c->vdomain_tiles_y - 1) / c->vdomain_tiles_y);

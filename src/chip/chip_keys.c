@@ -12,7 +12,8 @@
  * time is kept in 64-bit picoseconds, energy in doubles) with wide room
  * around the SCC's own values, so a typo such as a missing decimal point
  * or a unit slip is an error instead of a run with absurd results. */
-#define KEY(name, field, type, min, max, unit) {name, offsetof(struct chip_desc, field), type, min, max, unit}
+#define KEY(name, field, type, min, max, unit) \
+  { name, offsetof(struct chip_desc, field), type, min, max, unit }
 /* ...: min, max, unit (LATENCY and OPERATION stand for min, max) */
 #define INT_KEY(field, ...) KEY(#field, field, CHIP_KEY_INT, __VA_ARGS__)
 #define LAT_KEY(field, type, ...) KEY("lat_" #field, lat.field, type, __VA_ARGS__)
@@ -134,7 +135,7 @@ static void set_keys(struct chip_problem *p, const char **keys_involved) {
 static int out_of_range(const struct chip_desc *c, struct chip_problem *p) {
   for (int k = 0; k < CHIP_NUM_KEYS; k++) {
     const struct chip_key *key = &keys[k];
-    double v = key->type == CHIP_KEY_INT ? *(const int *)field_of(c, key)
+    double v = key->type == CHIP_KEY_INT      ? *(const int *)field_of(c, key)
                : key->type == CHIP_KEY_DOUBLE ? *(const double *)field_of(c, key)
                                               : (double)strlen(c->name);
     if (!(v >= key->min && v <= key->max)) {
@@ -168,7 +169,8 @@ static int clock_problem(const struct chip_desc *c, struct chip_problem *p) {
     return PROBLEM(-1, "vlevel");
   }
   if (chip_vlevel_for_divider(c, c->default_divider) < 0) {
-    snprintf(p->why, sizeof p->why, "no vlevel admits the default tile clock, global_clock_mhz / default_divider = %d MHz",
+    snprintf(p->why, sizeof p->why,
+             "no vlevel admits the default tile clock, global_clock_mhz / default_divider = %d MHz",
              chip_tile_mhz(c, c->default_divider));
     return PROBLEM(-1, "vlevel", "global_clock_mhz", "default_divider");
   }

@@ -26,9 +26,9 @@ int chip_key_set(struct chip_desc *c, int k, const char *value, char *err, size_
 
 /* A value that is valid alone but not together with others. */
 struct chip_problem {
-  char why[200];            /* names the keys and values */
-  const char *keys[4];      /* the keys involved, NULL-terminated */
-  int mc;                   /* the memory controller involved, or -1 */
+  char why[200];       /* names the keys and values */
+  const char *keys[4]; /* the keys involved, NULL-terminated */
+  int mc;              /* the memory controller involved, or -1 */
 };
 
 /* Returns 1 and fills *p when the chip is inconsistent, else 0. */

@@ -24,7 +24,7 @@ double chip_mpb_write_line_cycles(const struct chip_desc *c, int core, int owner
   return mpb_access(c, core, owner, tile_mhz, c->lat.mpb_write_local, c->lat.mpb_write_remote);
 }
 
-/* ref 3 "DDR3 read" (seed 000 performance model): core cycles + the mesh
+/* ref 3 "DDR3 read" [PERFPOWER-2011] (docs/references.md): core cycles + the mesh
  * round trip to the controller + the DDR3 latency at the memory clock. */
 double chip_ddr_read_cycles(const struct chip_desc *c, int core, int mc, int tile_mhz) {
   return c->lat.ddr_core + chip_mesh_round_trip_cycles(c, chip_mc_hops(c, core, mc), tile_mhz) +

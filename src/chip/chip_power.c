@@ -1,7 +1,7 @@
 /* The power model of the chip layer (docs/model.md): dynamic power of a core
- * C V^2 f scaled by its activity (seed 000 performance/power paper, "P = C V^2
+ * C V^2 f scaled by its activity ([PERFPOWER-2011], "P = C V^2
  * f"), and a static part per voltage domain proportional to its voltage.  The
- * constants are fitted in chip_preset.c to scc-reference.md sections 1 and 4. */
+ * constants are fitted in chip_preset.c to docs/references.md refs 1 and 4. */
 #include "chip.h"
 
 double chip_core_power(const struct chip_desc *c, double volts, int tile_mhz, double activity) {

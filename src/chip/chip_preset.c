@@ -1,4 +1,4 @@
-/* Chip presets.  Each constant cites its row in shared/scc-reference.md. */
+/* Chip presets.  Each constant cites its row in docs/references.md. */
 #include "chip.h"
 #include "chip_keys.h"
 
@@ -9,7 +9,7 @@
 static void scc_preset(struct chip_desc *c) {
   memset(c, 0, sizeof *c);
   snprintf(c->name, sizeof c->name, "scc");
-  c->tiles_x = 6;               /* ref 1 "mesh": 6 x 4 tiles */
+  c->tiles_x = 6; /* ref 1 "mesh": 6 x 4 tiles */
   c->tiles_y = 4;
   c->cores_per_tile = 2;        /* ref 1 "mesh": 2 P54C cores per tile */
   c->line_bytes = 32;           /* ref 1 "cache line": 32 bytes */
@@ -20,47 +20,47 @@ static void scc_preset(struct chip_desc *c) {
   c->mc[1] = (struct chip_mc){5, 0};
   c->mc[2] = (struct chip_mc){0, 2};
   c->mc[3] = (struct chip_mc){5, 2};
-  c->vdomain_tiles_x = 2;       /* ref 1 "voltage domains": 6 domains of 2x2 tiles */
+  c->vdomain_tiles_x = 2; /* ref 1 "voltage domains": 6 domains of 2x2 tiles */
   c->vdomain_tiles_y = 2;
-  c->global_clock_mhz = 1600;   /* ref 1 "clocks": global 1600 MHz */
-  c->divider_min = 2;           /* ref 1 "clocks": divider 2..16 */
+  c->global_clock_mhz = 1600; /* ref 1 "clocks": global 1600 MHz */
+  c->divider_min = 2;         /* ref 1 "clocks": divider 2..16 */
   c->divider_max = 16;
-  c->default_divider = 3;       /* ref 1 "clocks": default 533 MHz tile */
-  c->mesh_mhz = 800;            /* ref 1 "clocks": mesh 800 MHz */
-  c->ddr_mhz = 800;             /* ref 1 "clocks": 800 MHz DDR3 */
+  c->default_divider = 3; /* ref 1 "clocks": default 533 MHz tile */
+  c->mesh_mhz = 800;      /* ref 1 "clocks": mesh 800 MHz */
+  c->ddr_mhz = 800;       /* ref 1 "clocks": 800 MHz DDR3 */
   /* ref 2: RCCE's table, level: volts, highest tile MHz allowed */
-  static const struct chip_vlevel rcce_table[] = {
-      {0.7, 460}, {0.8, 598}, {0.9, 644}, {1.0, 748}, {1.1, 875}, {1.2, 1024}, {1.3, 1198}};
+  static const struct chip_vlevel rcce_table[] = {{0.7, 460}, {0.8, 598},  {0.9, 644}, {1.0, 748},
+                                                  {1.1, 875}, {1.2, 1024}, {1.3, 1198}};
   c->n_vlevels = (int)(sizeof rcce_table / sizeof rcce_table[0]);
   memcpy(c->vlevel, rcce_table, sizeof rcce_table);
   /* ref 3 (core 0, 533 MHz tile / 800 MHz mesh, TN005; docs/model.md fits) */
-  c->lat.mpb_read_local = 6;       /* ref 3 "model check": on-tile MPB read ~6 cycles net */
-  c->lat.mpb_read_remote = 45;     /* ref 3 "model check": 45 core cycles + 8 mesh cycles per hop */
-  c->lat.mesh_cycles_per_hop = 4;  /* ref 1 "router": 4 mesh cycles per hop */
-  c->lat.mpb_write_local = 39;     /* ref 3: write one line, own tile 39 */
-  c->lat.mpb_write_remote = 79;    /* ref 3 (D): 84 at one hop, 119 at tile (5,3), less the mesh */
-  c->lat.ddr_core = 51;            /* ref 3 (D): TN005 word reads per controller, less mesh and memory */
-  c->lat.ddr_memory = 46;          /* ref 3 "DDR3 read": 46 memory cycles */
-  c->lat.ddr_outstanding_reads = 2; /* ref 3 "DDR3 read": two outstanding reads */
-  c->lat.mc_service_ns = 6.1;        /* D: ref 1 "memory": 21 GB/s over 4 controllers, one 32-byte line */
-  c->lat.link_service_cycles = 2;    /* D: ref 1 "router": a 32-byte line is two 16-byte flits */
-  c->lat.mpb_service_cycles = 2;     /* U: a tile's MPB port taken to accept a flit per mesh cycle, like a link */
+  c->lat.mpb_read_local = 6;           /* ref 3 "model check": on-tile MPB read ~6 cycles net */
+  c->lat.mpb_read_remote = 45;         /* ref 3 "model check": 45 core cycles + 8 mesh cycles per hop */
+  c->lat.mesh_cycles_per_hop = 4;      /* ref 1 "router": 4 mesh cycles per hop */
+  c->lat.mpb_write_local = 39;         /* ref 3: write one line, own tile 39 */
+  c->lat.mpb_write_remote = 79;        /* ref 3 (D): 84 at one hop, 119 at tile (5,3), less the mesh */
+  c->lat.ddr_core = 51;                /* ref 3 (D): TN005 word reads per controller, less mesh and memory */
+  c->lat.ddr_memory = 46;              /* ref 3 "DDR3 read": 46 memory cycles */
+  c->lat.ddr_outstanding_reads = 2;    /* ref 3 "DDR3 read": two outstanding reads */
+  c->lat.mc_service_ns = 6.1;          /* D: ref 1 "memory": 21 GB/s over 4 controllers, one 32-byte line */
+  c->lat.link_service_cycles = 2;      /* D: ref 1 "router": a 32-byte line is two 16-byte flits */
+  c->lat.mpb_service_cycles = 2;       /* U: a tile's MPB port taken to accept a flit per mesh cycle, like a link */
   c->lat.contention_window_ns = 10000; /* U: long enough for many accesses, short against a phase */
-  c->lat.mc_page_bytes = 16 << 20;   /* ref 1 "LUT": 16 MB pages; pages dealt to controllers in turn (U) */
-  c->lat.interrupt_cycles = 612;     /* ref 3 "Other costs": interrupt delivery >= 612 cycles (lower end) */
+  c->lat.mc_page_bytes = 16 << 20;     /* ref 1 "LUT": 16 MB pages; pages dealt to controllers in turn (U) */
+  c->lat.interrupt_cycles = 612;       /* ref 3 "Other costs": interrupt delivery >= 612 cycles (lower end) */
   /* Timing model constants (docs/model.md "Calibration"). */
-  c->time.compute_slowdown = 125;    /* D: make calibrate on the development host (docs/model.md "Calibration") */
-  c->time.compute_ref_mhz = 533;     /* ref 1 "clocks": default tile clock */
-  c->time.compute_bb_cycles = 42.7;  /* D: make calibrate: seed 000 mat-mat body (43 cycles) per counted block */
-  c->time.compute_min_ns = 200;      /* D: host noise floor between calls (docs/model.md "Computation") */
-  c->time.sw_call_cycles = 143;      /* D: fitted to ref 4 "iRCCE ping-pong latency" (seed 004 Table I), docs/model.md */
-  c->time.sw_step_cycles = 113;      /* D: same fit */
-  c->time.dvfs_voltage_cycles = 1e6; /* ref 2: a voltage change takes 1e6..8.8e6 core cycles (lower end) */
+  c->time.compute_slowdown = 125;   /* D: make calibrate on the development host (docs/model.md "Calibration") */
+  c->time.compute_ref_mhz = 533;    /* ref 1 "clocks": default tile clock */
+  c->time.compute_bb_cycles = 42.7; /* D: make calibrate: [PERFPOWER-2011] mat-mat body (43 cycles) per counted block */
+  c->time.compute_min_ns = 200;     /* D: host noise floor between calls (docs/model.md "Computation") */
+  c->time.sw_call_cycles = 143; /* D: fitted to ref 4 "iRCCE ping-pong latency" ([SCC-2BOARD] Table I), docs/model.md */
+  c->time.sw_step_cycles = 113; /* D: same fit */
+  c->time.dvfs_voltage_cycles = 1e6;   /* ref 2: a voltage change takes 1e6..8.8e6 core cycles (lower end) */
   c->time.dvfs_frequency_cycles = 100; /* U: a configuration register write; no published figure */
   c->time.mailbox_check_cycles = 100;  /* ref 4 "MetalSVM mailbox": checking one buffer ~100 cycles */
-  /* ref 4 "SVM overheads" (seed 003 Table 1, 533 MHz), fitted by make calibrate-svm (docs/svm_g.md): */
-  c->time.svm_fault_cycles = 1289;     /* D: "mapping of a page frame", lazy release: 2.418 us */
-  c->time.svm_frame_cycles = 58466;    /* D: "physical allocation of a page frame" 112.3 us, less the fault */
+  /* ref 4 "SVM overheads" ([SVM-2012] Table 1, 533 MHz), fitted by make calibrate-svm (docs/svm_g.md): */
+  c->time.svm_fault_cycles = 1289;       /* D: "mapping of a page frame", lazy release: 2.418 us */
+  c->time.svm_frame_cycles = 58466;      /* D: "physical allocation of a page frame" 112.3 us, less the fault */
   c->time.svm_reserve_page_cycles = 385; /* D: "allocation of 4 MByte" 741 us over 1024 pages, less two barriers */
   /* Power model: ref 4 "Share power" (1 pair 31.616 W, 24 pairs 50.768 W at
    * 0.8 V, 533 MHz) gives 19.152 W / 46 cores = 0.41635 W per running core,
@@ -69,10 +69,10 @@ static void scc_preset(struct chip_desc *c) {
    * 0.8 V is split so that 48 running cores at 1.3 V / 800 MHz draw 125 W
    * (ref 1 "chip power", top of the range).  docs/model.md shows the fit. */
   c->power.core_dynamic = 0.00122054;
-  c->power.idle_activity = 0;        /* U: cores without a UE are assumed clock-gated (halted) */
-  c->power.domain_static = 4.00232;  /* D: 6 domains share 24.014 W at 0.8 V */
+  c->power.idle_activity = 0;       /* U: cores without a UE are assumed clock-gated (halted) */
+  c->power.domain_static = 4.00232; /* D: 6 domains share 24.014 W at 0.8 V */
   c->power.static_ref_volts = 0.8;
-  c->power.uncore = 6.7694;          /* D: the rest of 30.783 W */
+  c->power.uncore = 6.7694; /* D: the rest of 30.783 W */
 }
 
 /* "WxH[xC][:MPB]": the SCC's rules on another mesh.  Memory controllers sit

@@ -54,11 +54,9 @@ void hw_region_register(const struct hw_region_decl *d);
 /* Declare a region: registered before main by a constructor, so every object
  * linked into the program contributes its declarations (no linker sections:
  * AddressSanitizer pads globals). */
-#define HW_REGION_DECLARE(ident, ...)                                                   \
-  static const struct hw_region_decl ident##_region_decl = {__VA_ARGS__};                \
-  __attribute__((constructor)) static void ident##_region_register(void) {             \
-    hw_region_register(&ident##_region_decl);                                          \
-  }
+#define HW_REGION_DECLARE(ident, ...)                                     \
+  static const struct hw_region_decl ident##_region_decl = {__VA_ARGS__}; \
+  __attribute__((constructor)) static void ident##_region_register(void) { hw_region_register(&ident##_region_decl); }
 
 /* The registry, sorted by name (then version): n entries, or -1 when more
  * than HW_REGION_MAX were declared or a name is too long. */

@@ -97,8 +97,8 @@ static int size_and_map(int fd, const struct hw_job_params *p, struct hw_job *jo
   compute_layout(p, &layout);
   layout.layout_hash = hash;
   if (ftruncate(fd, (off_t)layout.total_bytes) != 0) {
-    snprintf(err, errlen, "cannot size the job segment to %llu bytes: %s",
-             (unsigned long long)layout.total_bytes, strerror(errno));
+    snprintf(err, errlen, "cannot size the job segment to %llu bytes: %s", (unsigned long long)layout.total_bytes,
+             strerror(errno));
     return -1;
   }
   if (map_fd(fd, layout.total_bytes, job, err, errlen) != 0) return -1;

@@ -23,7 +23,7 @@
 #include "settings.h"
 
 #define HW_MAGIC 0x214343536e65704fULL /* "OpenSCC!" */
-#define HW_VERSION 9 /* raise when struct hw_header or struct hw_ue changes */
+#define HW_VERSION 9                   /* raise when struct hw_header or struct hw_ue changes */
 #define HW_HOST_LINE 64
 #define HW_MAX_UES CHIP_MAX_CORES
 #define HW_SHM_PREFIX "openscc-"
@@ -39,32 +39,32 @@ static inline uint64_t hw_align_up(uint64_t v, uint64_t a) { return (v + a - 1) 
 enum hw_ue_state {
   HW_UE_NOT_STARTED = 0, /* forked, RCCE_init not reached */
   HW_UE_RUNNING = 1,
-  HW_UE_BLOCKED = 2,     /* asleep in the runtime; wait descriptor valid */
-  HW_UE_FINALIZED = 3,   /* RCCE_finalize done */
+  HW_UE_BLOCKED = 2,   /* asleep in the runtime; wait descriptor valid */
+  HW_UE_FINALIZED = 3, /* RCCE_finalize done */
 };
 
 enum hw_wait_kind {
   HW_WAIT_NONE = 0,
-  HW_WAIT_RECV,    /* RCCE_recv: data from peer */
-  HW_WAIT_SEND,    /* RCCE_send: peer to take the data */
-  HW_WAIT_FLAG,    /* RCCE_wait_until on a user flag */
-  HW_WAIT_BARRIER, /* barrier of a communicator */
-  HW_WAIT_LOCK,    /* test-and-set lock of core peer */
-  HW_WAIT_MAIL,    /* mailbox_recv: a mail (from peer, or any UE when -1) */
+  HW_WAIT_RECV,         /* RCCE_recv: data from peer */
+  HW_WAIT_SEND,         /* RCCE_send: peer to take the data */
+  HW_WAIT_FLAG,         /* RCCE_wait_until on a user flag */
+  HW_WAIT_BARRIER,      /* barrier of a communicator */
+  HW_WAIT_LOCK,         /* test-and-set lock of core peer */
+  HW_WAIT_MAIL,         /* mailbox_recv: a mail (from peer, or any UE when -1) */
   HW_WAIT_MAILBOX_FULL, /* mailbox_send: peer to empty its mailbox */
-  HW_WAIT_SVM_PAGE, /* SVM page fault: ownership of a page held by peer */
+  HW_WAIT_SVM_PAGE,     /* SVM page fault: ownership of a page held by peer */
 };
 
 /* What a sleeping UE waits for: read by the launcher's deadlock report. */
 struct hw_wait_desc {
   int32_t kind;
-  int32_t peer;        /* UE waited for, or -1 */
-  int32_t comm_size;   /* barrier: communicator size */
-  int32_t comm_label;  /* barrier: communicator creation order (0 = world) */
-  uint32_t mpb_offset; /* flag: line offset in the waiter's MPB */
-  int32_t value;       /* flag: value waited for */
-  uint64_t futex_off;  /* segment offset of the futex word slept on */
-  uint32_t futex_val;  /* value it was expected to hold while asleep */
+  int32_t peer;            /* UE waited for, or -1 */
+  int32_t comm_size;       /* barrier: communicator size */
+  int32_t comm_label;      /* barrier: communicator creation order (0 = world) */
+  uint32_t mpb_offset;     /* flag: line offset in the waiter's MPB */
+  int32_t value;           /* flag: value waited for */
+  uint64_t futex_off;      /* segment offset of the futex word slept on */
+  uint32_t futex_val;      /* value it was expected to hold while asleep */
   int32_t comm_members[4]; /* barrier: first members, for the report */
 };
 
@@ -86,8 +86,8 @@ struct hw_tas {
 };
 
 struct hw_config {
-  _Atomic int32_t tile_divider[CHIP_MAX_CORES];  /* per frequency domain (tile) */
-  _Atomic int32_t domain_vlevel[CHIP_MAX_CORES]; /* per voltage domain */
+  _Atomic int32_t tile_divider[CHIP_MAX_CORES];   /* per frequency domain (tile) */
+  _Atomic int32_t domain_vlevel[CHIP_MAX_CORES];  /* per voltage domain */
   _Atomic int32_t domain_pending[CHIP_MAX_CORES]; /* a voltage request in flight */
 };
 
@@ -116,9 +116,9 @@ struct hw_job_params {
   struct chip_desc chip;
   int ue_core[HW_MAX_UES];
   uint64_t shared_bytes;
-  uint64_t svm_bytes;       /* SVM pool (rccerun --svm-size) */
-  struct hw_settings set;   /* rccerun's options (settings.h) */
-  uint64_t trace_capacity;  /* events per UE at the sizes and timeline levels */
+  uint64_t svm_bytes;      /* SVM pool (rccerun --svm-size) */
+  struct hw_settings set;  /* rccerun's options (settings.h) */
+  uint64_t trace_capacity; /* events per UE at the sizes and timeline levels */
 };
 
 /* A mapping of a job segment in this process. */

@@ -12,26 +12,26 @@
 
 /* rccerun --flags: by default (AUTO) short messages of the basic interface
  * ride in the sent flag's line natively when the program uses big flags
- * (seed 004 section V); model mode keeps RCCE 1.0.13's protocol, whose
+ * ([SCC-2BOARD] sec. V (docs/references.md)); model mode keeps RCCE 1.0.13's protocol, whose
  * steps it charges. */
 enum hw_tagged { HW_TAGGED_AUTO = 0, HW_TAGGED_OFF = 1, HW_TAGGED_ON = 2 };
-/* Communication scheme of the basic interface (seed 004 section IV). */
+/* Communication scheme of the basic interface ([SCC-2BOARD] sec. IV). */
 enum hw_scheme { HW_SCHEME_LPRG = 0, HW_SCHEME_RPLG = 1 };
 
 struct hw_settings {
-  int32_t debug;          /* print RCCE errors */
-  int32_t spin_limit;     /* polls before yielding or sleeping */
-  int32_t yield_limit;    /* sched_yield calls before sleeping */
-  int32_t wait_adaptive;  /* budgets adapt to host load (wait.c); 0: fixed (OPENSCC_SPIN/OPENSCC_YIELD) */
-  int32_t single_copy;    /* large messages copied once (native mode) */
-  int32_t oversubscribed; /* more UEs than host CPUs */
-  int32_t asym_fence;     /* writers skip the fence; sleepers use membarrier (wait.h) */
-  int32_t tagged_flags;   /* enum hw_tagged: short messages ride in the sent flag's line */
-  int32_t scheme;         /* enum hw_scheme */
-  int32_t model;          /* virtual clocks and the power model (rccerun --model) */
-  int32_t mailbox_irq;    /* mailboxes ring doorbells (rccerun --mailbox irq), else polling */
-  int32_t svm_check;      /* lazy-release pages behave like the SCC's caches (rccerun --svm-check) */
-  int32_t trace_level;    /* enum hw_trace_level (trace.h): what the job directory records */
+  int32_t debug;           /* print RCCE errors */
+  int32_t spin_limit;      /* polls before yielding or sleeping */
+  int32_t yield_limit;     /* sched_yield calls before sleeping */
+  int32_t wait_adaptive;   /* budgets adapt to host load (wait.c); 0: fixed (OPENSCC_SPIN/OPENSCC_YIELD) */
+  int32_t single_copy;     /* large messages copied once (native mode) */
+  int32_t oversubscribed;  /* more UEs than host CPUs */
+  int32_t asym_fence;      /* writers skip the fence; sleepers use membarrier (wait.h) */
+  int32_t tagged_flags;    /* enum hw_tagged: short messages ride in the sent flag's line */
+  int32_t scheme;          /* enum hw_scheme */
+  int32_t model;           /* virtual clocks and the power model (rccerun --model) */
+  int32_t mailbox_irq;     /* mailboxes ring doorbells (rccerun --mailbox irq), else polling */
+  int32_t svm_check;       /* lazy-release pages behave like the SCC's caches (rccerun --svm-check) */
+  int32_t trace_level;     /* enum hw_trace_level (trace.h): what the job directory records */
   int32_t initial_divider; /* every tile's clock divider at the start */
 };
 

@@ -3,7 +3,7 @@
  * UE a block in the job segment with its message counts per destination and
  * an event log, written by the UE alone (no locks: one writer, read by the
  * launcher after the UE has finished), so nothing is lost when a UE crashes.
- * The levels are seed 002's logging levels plus a full timeline.
+ * The levels are [FURST-2011]'s logging levels plus a full timeline.
  */
 #ifndef OPENSCC_HW_TRACE_H
 #define OPENSCC_HW_TRACE_H
@@ -15,26 +15,32 @@
 
 enum hw_trace_level {
   HW_TRACE_OFF = 0,
-  HW_TRACE_COUNTERS,  /* the UEs' counters */
-  HW_TRACE_MESSAGES,  /* + message counts */
-  HW_TRACE_TARGETS,   /* + messages and bytes per source and destination */
-  HW_TRACE_SIZES,     /* + every message's size */
-  HW_TRACE_TIMELINE,  /* + every runtime call, with host and virtual time */
+  HW_TRACE_COUNTERS, /* the UEs' counters */
+  HW_TRACE_MESSAGES, /* + message counts */
+  HW_TRACE_TARGETS,  /* + messages and bytes per source and destination */
+  HW_TRACE_SIZES,    /* + every message's size */
+  HW_TRACE_TIMELINE, /* + every runtime call, with host and virtual time */
 };
 /* The levels' names, the one list (rccerun --trace, summary.json's job.trace):
  * X(level, name) for each level. */
-#define HW_TRACE_LEVEL_NAMES(X)                                                                                         \
-  X(HW_TRACE_OFF, "off") X(HW_TRACE_COUNTERS, "counters") X(HW_TRACE_MESSAGES, "messages")                            \
-  X(HW_TRACE_TARGETS, "targets") X(HW_TRACE_SIZES, "sizes") X(HW_TRACE_TIMELINE, "timeline")
+/* clang-format off: one level a line (clang-format 14 reflows X-macro lists differently on each pass) */
+#define HW_TRACE_LEVEL_NAMES(X)    \
+  X(HW_TRACE_OFF, "off")           \
+  X(HW_TRACE_COUNTERS, "counters") \
+  X(HW_TRACE_MESSAGES, "messages") \
+  X(HW_TRACE_TARGETS, "targets")   \
+  X(HW_TRACE_SIZES, "sizes")       \
+  X(HW_TRACE_TIMELINE, "timeline")
+/* clang-format on */
 
 enum hw_trace_kind { HW_EV_CALL = 1, HW_EV_RETURN, HW_EV_SEND, HW_EV_RECV };
 
 struct hw_trace_event {
   uint64_t host_ticks; /* hw_trace_clock() */
-  uint64_t virt_ps; /* the UE's virtual clock in model mode, else 0 */
-  uint32_t kind;    /* enum hw_trace_kind */
-  int32_t arg;      /* call / return: name id; send / receive: the peer UE */
-  uint64_t size;    /* send / receive: bytes */
+  uint64_t virt_ps;    /* the UE's virtual clock in model mode, else 0 */
+  uint32_t kind;       /* enum hw_trace_kind */
+  int32_t arg;         /* call / return: name id; send / receive: the peer UE */
+  uint64_t size;       /* send / receive: bytes */
 };
 
 #define HW_TRACE_NAMES 128
@@ -61,7 +67,8 @@ static inline struct hw_trace_event *hw_trace_events(const struct hw_job *j, int
 
 /* Bytes of one UE's block for nue UEs and `events` events. */
 static inline uint64_t hw_trace_ue_bytes(int nue, uint64_t events) {
-  uint64_t b = sizeof(struct hw_trace_ue) + 2 * sizeof(uint64_t) * (uint64_t)nue + events * sizeof(struct hw_trace_event);
+  uint64_t b =
+      sizeof(struct hw_trace_ue) + 2 * sizeof(uint64_t) * (uint64_t)nue + events * sizeof(struct hw_trace_event);
   return (b + HW_HOST_LINE - 1) / HW_HOST_LINE * HW_HOST_LINE;
 }
 

@@ -1,11 +1,11 @@
 /*
  * Waiting on emulated hardware: spin briefly, then (when UEs outnumber host
  * CPUs, or other processes load the host) yield a few times, then sleep on a
- * futex (DESIGN.md principle 3), so oversubscribed jobs make progress.  The
+ * futex (docs/architecture.md, principle 3), so oversubscribed jobs make progress.  The
  * spin budget adapts to host load (wait.c, "adaptive budgets").
  *
  * Doorbell protocol.  A UE only ever sleeps on words in its own MPB (RCCE
- * polls flags in the local MPB, seed 004 section IV), so each UE has one
+ * polls flags in the local MPB, [SCC-2BOARD] sec. IV (docs/references.md)), so each UE has one
  * doorbell.  Waiter: read seq, set sleeping, full fence, re-check the
  * condition, futex_wait(seq).  Writer: store, full fence, if sleeping then
  * bump seq and futex_wake.  The two fences make it impossible for the waiter

@@ -14,7 +14,8 @@ int iRCCE_msend(char *privbuf, ssize_t size) {
   int rc = rcce_check_buffer(privbuf, (size_t)size, RCCE_ERROR_SOURCE, "iRCCE_msend", "buffer");
   if (rc != RCCE_SUCCESS) return rc;
   if (!rcce_basic_interface())
-    return rcce_error(RCCE_DEBUG_COMM, RCCE_ERROR_COMM_UNDEFINED, "iRCCE_msend", "RCCE_init of the basic interface not done");
+    return rcce_error(RCCE_DEBUG_COMM, RCCE_ERROR_COMM_UNDEFINED, "iRCCE_msend",
+                      "RCCE_init of the basic interface not done");
   int me = rcce_my_ue(), nue = rcce_ue_count();
   if (size == 0 || nue == 1) return iRCCE_SUCCESS;
   if (rcce_multicast_possible((size_t)size)) return rcce_multicast(privbuf, (size_t)size);
@@ -23,7 +24,8 @@ int iRCCE_msend(char *privbuf, ssize_t size) {
 }
 
 int iRCCE_mrecv(char *privbuf, ssize_t size, int source) {
-  int rc = size > 0 ? rcce_check_buffer(privbuf, (size_t)size, RCCE_ERROR_TARGET, "iRCCE_mrecv", "buffer") : RCCE_SUCCESS;
+  int rc =
+      size > 0 ? rcce_check_buffer(privbuf, (size_t)size, RCCE_ERROR_TARGET, "iRCCE_mrecv", "buffer") : RCCE_SUCCESS;
   return rc != RCCE_SUCCESS ? rc : iRCCE_srecv(privbuf, size, source);
 }
 

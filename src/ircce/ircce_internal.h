@@ -7,8 +7,8 @@
 
 /* What OpenSCC keeps in a request's _openscc_engine words. */
 struct ircce_engine {
-  uint32_t magic; /* IRCCE_STARTED once the request was started */
-  int bound;      /* receives from iRCCE_ANY_SOURCE: 0 until a sender is chosen */
+  uint32_t magic;                /* IRCCE_STARTED once the request was started */
+  int bound;                     /* receives from iRCCE_ANY_SOURCE: 0 until a sender is chosen */
   struct rcce_xfer_storage xfer; /* the engine's transfer (rcce_xfer_in) */
 };
 

@@ -17,7 +17,8 @@ int iRCCE_init(void) { return iRCCE_SUCCESS; }
  * bytes to move gives RCCE_ERROR_SOURCE (send) or RCCE_ERROR_TARGET
  * (receive; an any-length receive may bring bytes whatever its size). */
 static int check_start(const char *buf, int peer, ssize_t size, int receiving, const char *where) {
-  int rc = peer == iRCCE_ANY_SOURCE && receiving && rcce_ue_count() > 1 ? RCCE_SUCCESS : rcce_check_basic_peer(peer, where);
+  int rc =
+      peer == iRCCE_ANY_SOURCE && receiving && rcce_ue_count() > 1 ? RCCE_SUCCESS : rcce_check_basic_peer(peer, where);
   if (rc == RCCE_SUCCESS)
     rc = rcce_check_buffer(buf, size == iRCCE_ANY_LENGTH ? 1 : (size > 0 ? (size_t)size : 0),
                            receiving ? RCCE_ERROR_TARGET : RCCE_ERROR_SOURCE, where, "buffer");
@@ -78,7 +79,8 @@ int iRCCE_irecv(char *privbuf, ssize_t size, int source, iRCCE_RECV_REQUEST *req
   TIMING_SCOPE();
   int any = source == iRCCE_ANY_SOURCE;
   int rc = check_start(privbuf, source, size, 1, "iRCCE_irecv");
-  if (rc == RCCE_SUCCESS && request) rc = check_reusable(ircce_recv_engine(request), ircce_any_source_posted(request), "iRCCE_irecv");
+  if (rc == RCCE_SUCCESS && request)
+    rc = check_reusable(ircce_recv_engine(request), ircce_any_source_posted(request), "iRCCE_irecv");
   if (rc != RCCE_SUCCESS) return rc;
   iRCCE_RECV_REQUEST local;
   iRCCE_RECV_REQUEST *r = request ? request : &local; /* no handle: complete it now */
@@ -246,7 +248,8 @@ static int srecv(char *privbuf, ssize_t size, int source, int *test, const char 
   TIMING_SCOPE();
   int rc = check_start(privbuf, source, size, 1, where);
   if (rc != RCCE_SUCCESS) return rc;
-  if (source == iRCCE_ANY_SOURCE) return rcce_error(RCCE_DEBUG_COMM, RCCE_ERROR_ID, where, "use iRCCE_irecv for iRCCE_ANY_SOURCE");
+  if (source == iRCCE_ANY_SOURCE)
+    return rcce_error(RCCE_DEBUG_COMM, RCCE_ERROR_ID, where, "use iRCCE_irecv for iRCCE_ANY_SOURCE");
   return rcce_basic_recv(privbuf, internal_size(size), source, test);
 }
 

@@ -1,4 +1,4 @@
-/* iRCCE tagged flags (seed 004 section V): a big flag's line holds the
+/* iRCCE tagged flags ([SCC-2BOARD] sec. V (docs/references.md)): a big flag's line holds the
  * 4-byte value and up to RCCE_TAG_BYTES of payload.  The payload is written
  * before the value (RCCE_flag_write stores it with release semantics) and
  * read after it, so whoever sees the value sees the payload written with it.
@@ -13,7 +13,8 @@ _Static_assert(iRCCE_MAX_TAGGED_LEN == RCCE_TAG_BYTES, "tag size differs between
 static int tag_line(RCCE_FLAG flag, int ue, int len, const char *where, unsigned char **line) {
   uint32_t off = 0;
   int rc = rcce_flag_payload_offset(flag, &off);
-  if (rc != RCCE_SUCCESS) return rcce_error(RCCE_DEBUG_SYNCH, rc, where, "flag not usable (tagged flags need big flags)");
+  if (rc != RCCE_SUCCESS)
+    return rcce_error(RCCE_DEBUG_SYNCH, rc, where, "flag not usable (tagged flags need big flags)");
   if (len < 0 || len > RCCE_TAG_BYTES)
     return rcce_error(RCCE_DEBUG_SYNCH, RCCE_ERROR_MESSAGE_LENGTH, where, "tag of %d bytes (at most %d)", len,
                       RCCE_TAG_BYTES);

@@ -26,8 +26,7 @@ void iRCCE_add_to_wait_list(iRCCE_WAIT_LIST *list, iRCCE_SEND_REQUEST *sreq, iRC
 
 /* 1 finished, 0 pending, -1 never started (reported). */
 static int elem_finished(const iRCCE_WAIT_LISTELEM *e, const char *where) {
-  return e->type == iRCCE_WAIT_LIST_SEND_TYPE ? ircce_send_finished(e->req, where)
-                                              : ircce_recv_finished(e->req, where);
+  return e->type == iRCCE_WAIT_LIST_SEND_TYPE ? ircce_send_finished(e->req, where) : ircce_recv_finished(e->req, where);
 }
 
 /* 1 when every request of the list is finished, 0 pending, -1 error. */
@@ -72,8 +71,7 @@ int iRCCE_wait_all(iRCCE_WAIT_LIST *list) {
 
 /* The first finished request in list order leaves the list; requests added
  * again after completing go to the end, so busy peers cannot starve others. */
-static int take_any(iRCCE_WAIT_LIST *list, iRCCE_SEND_REQUEST **sreq, iRCCE_RECV_REQUEST **rreq,
-                    const char *where) {
+static int take_any(iRCCE_WAIT_LIST *list, iRCCE_SEND_REQUEST **sreq, iRCCE_RECV_REQUEST **rreq, const char *where) {
   if (sreq) *sreq = NULL;
   if (rreq) *rreq = NULL;
   if (!list->first) {

@@ -91,8 +91,8 @@ int job_dir_claim(const struct launch_options *o) {
   time_t now = time(NULL);
   struct tm tm;
   localtime_r(&now, &tm);
-  snprintf(claimed.id, sizeof claimed.id, "%04d%02d%02d-%02d%02d%02d-%d", tm.tm_year + 1900, tm.tm_mon + 1,
-           tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec, (int)getpid());
+  snprintf(claimed.id, sizeof claimed.id, "%04d%02d%02d-%02d%02d%02d-%d", tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday,
+           tm.tm_hour, tm.tm_min, tm.tm_sec, (int)getpid());
   if ((size_t)snprintf(claimed.dir, sizeof claimed.dir, "%s%s", o->job_dir ? "" : "runs/",
                        o->job_dir ? o->job_dir : claimed.id) >= sizeof claimed.dir)
     return claim_error("job directory", "path too long");
@@ -152,11 +152,13 @@ static void print_model(const struct hw_job *job, const struct timing_energy *e)
     comp += (double)c->compute_ps, comm += (double)c->comm_ps, wait += (double)c->wait_ps;
   }
   double all = comp + comm + wait > 0 ? comp + comm + wait : 1;
-  fprintf(stderr, "rccerun: model: UE time %.1f%% compute, %.1f%% communication, %.1f%% waiting\n",
-          100 * comp / all, 100 * comm / all, 100 * wait / all);
+  fprintf(stderr, "rccerun: model: UE time %.1f%% compute, %.1f%% communication, %.1f%% waiting\n", 100 * comp / all,
+          100 * comm / all, 100 * wait / all);
   if (!summary_all_counted(job) && job->hdr->chip.time.compute_slowdown > 0)
-    fprintf(stderr, "rccerun: model: computation is host time x %g and varies from run to run; build with "
-                    "rccecc --model-build for repeatable predictions\n", job->hdr->chip.time.compute_slowdown);
+    fprintf(stderr,
+            "rccerun: model: computation is host time x %g and varies from run to run; build with "
+            "rccecc --model-build for repeatable predictions\n",
+            job->hdr->chip.time.compute_slowdown);
 }
 
 /* Events the logs could not keep: say so once. */
@@ -186,7 +188,8 @@ int job_dir_write(const struct launch_options *o, const struct hw_job *job, doub
   }
   struct summary_files files = {.comm_matrix = h->set.trace_level >= HW_TRACE_TARGETS,
                                 .message_sizes = h->set.trace_level >= HW_TRACE_SIZES,
-                                .trace = h->set.trace_level >= HW_TRACE_TIMELINE, .power = h->set.model};
+                                .trace = h->set.trace_level >= HW_TRACE_TIMELINE,
+                                .power = h->set.model};
   int bad = 0;
   if (files.power) {
     static double watts[POWER_BUCKETS];

@@ -21,7 +21,8 @@
 #define HELP_COLUMN 22           /* width of the option column of --help */
 
 /* The field a row writes, in struct launch_options. */
-#define FIELD(member) .offset = offsetof(struct launch_options, member), .size = sizeof(((struct launch_options *)0)->member)
+#define FIELD(member) \
+  .offset = offsetof(struct launch_options, member), .size = sizeof(((struct launch_options *)0)->member)
 
 #define TRACE_CHOICE(level, name) {name, level},
 static const struct launch_choice trace_levels[] = {HW_TRACE_LEVEL_NAMES(TRACE_CHOICE){NULL, 0}};
@@ -43,68 +44,185 @@ static const char *flags_in_effect(const struct hw_job *job) {
 
 /* Rows in the order of summary.json's keys; --help groups them. */
 const struct launch_option launch_option_rows[] = {
-    {.names = {"-nue", "--nue"}, .group = LAUNCH_GROUP_JOB, .kind = LAUNCH_ARG_INT, .arg = "N", .lo = 1,
-     .hi = HW_MAX_UES, .unit = "UEs", .help = "number of UEs (emulated cores), one OS process each", FIELD(job.nue)},
-    {.names = {"--cores"}, .group = LAUNCH_GROUP_JOB, .kind = LAUNCH_ARG_TEXT, .arg = "LIST",
-     .help = "place UE i on core LIST[i], e.g. 0,47 or 0-7,16 (default 0..N-1)", FIELD(cores_text)},
-    {.names = {"-f"}, .group = LAUNCH_GROUP_JOB, .kind = LAUNCH_ARG_TEXT, .arg = "FILE",
-     .help = "SCC hostfile: core numbers, one per UE", FIELD(hostfile)},
-    {.names = {"--chip"}, .group = LAUNCH_GROUP_JOB, .kind = LAUNCH_ARG_TEXT, .arg = "NAME|FILE", .def = "scc",
-     .help = "chip: scc, WxH[xC][:MPB_BYTES], or a chip file (a path with / or .)", FIELD(chip_name)},
-    {.names = {"-clock"}, .group = LAUNCH_GROUP_JOB, .kind = LAUNCH_ARG_TEXT, .arg = "GHZ",
-     .help = "initial tile clock, e.g. 0.533 (a divider of the global clock; default the chip's)", FIELD(clock_text)},
-    {.names = {"--timeout"}, .group = LAUNCH_GROUP_JOB, .kind = LAUNCH_ARG_NUMBER, .arg = "S", .lo = 0, .lo_open = 1,
-     .hi = MAX_TIMEOUT_S, .unit = "seconds", .note = "a year",
-     .help = "end the job after S seconds with a report of every UE", FIELD(timeout_s)},
-    {.names = {"--shm-size"}, .group = LAUNCH_GROUP_JOB, .kind = LAUNCH_ARG_SIZE, .arg = "BYTES", .def = "256M",
-     .help = "off-chip shared memory for RCCE_shmalloc, 1 byte to 1T with K/M/G/T suffixes", FIELD(job.shared_bytes)},
-    {.names = {"--svm-size"}, .group = LAUNCH_GROUP_JOB, .kind = LAUNCH_ARG_SIZE, .arg = "BYTES", .def = "64M",
-     .help = "page frames for svm_alloc (4 x 16M: frames behind every memory controller)", FIELD(job.svm_bytes)},
+    {.names = {"-nue", "--nue"},
+     .group = LAUNCH_GROUP_JOB,
+     .kind = LAUNCH_ARG_INT,
+     .arg = "N",
+     .lo = 1,
+     .hi = HW_MAX_UES,
+     .unit = "UEs",
+     .help = "number of UEs (emulated cores), one OS process each",
+     FIELD(job.nue)},
+    {.names = {"--cores"},
+     .group = LAUNCH_GROUP_JOB,
+     .kind = LAUNCH_ARG_TEXT,
+     .arg = "LIST",
+     .help = "place UE i on core LIST[i], e.g. 0,47 or 0-7,16 (default 0..N-1)",
+     FIELD(cores_text)},
+    {.names = {"-f"},
+     .group = LAUNCH_GROUP_JOB,
+     .kind = LAUNCH_ARG_TEXT,
+     .arg = "FILE",
+     .help = "SCC hostfile: core numbers, one per UE",
+     FIELD(hostfile)},
+    {.names = {"--chip"},
+     .group = LAUNCH_GROUP_JOB,
+     .kind = LAUNCH_ARG_TEXT,
+     .arg = "NAME|FILE",
+     .def = "scc",
+     .help = "chip: scc, WxH[xC][:MPB_BYTES], or a chip file (a path with / or .)",
+     FIELD(chip_name)},
+    {.names = {"-clock"},
+     .group = LAUNCH_GROUP_JOB,
+     .kind = LAUNCH_ARG_TEXT,
+     .arg = "GHZ",
+     .help = "initial tile clock, e.g. 0.533 (a divider of the global clock; default the chip's)",
+     FIELD(clock_text)},
+    {.names = {"--timeout"},
+     .group = LAUNCH_GROUP_JOB,
+     .kind = LAUNCH_ARG_NUMBER,
+     .arg = "S",
+     .lo = 0,
+     .lo_open = 1,
+     .hi = MAX_TIMEOUT_S,
+     .unit = "seconds",
+     .note = "a year",
+     .help = "end the job after S seconds with a report of every UE",
+     FIELD(timeout_s)},
+    {.names = {"--shm-size"},
+     .group = LAUNCH_GROUP_JOB,
+     .kind = LAUNCH_ARG_SIZE,
+     .arg = "BYTES",
+     .def = "256M",
+     .help = "off-chip shared memory for RCCE_shmalloc, 1 byte to 1T with K/M/G/T suffixes",
+     FIELD(job.shared_bytes)},
+    {.names = {"--svm-size"},
+     .group = LAUNCH_GROUP_JOB,
+     .kind = LAUNCH_ARG_SIZE,
+     .arg = "BYTES",
+     .def = "64M",
+     .help = "page frames for svm_alloc (4 x 16M: frames behind every memory controller)",
+     FIELD(job.svm_bytes)},
     {.names = {"-h", "--help"}, .group = LAUNCH_GROUP_JOB, .kind = LAUNCH_ARG_HELP, .help = "this text"},
-    {.names = {"--trace"}, .group = LAUNCH_GROUP_OUTPUT, .kind = LAUNCH_ARG_CHOICE, .arg = "LEVEL",
-     .choices = trace_levels, .def = "off", .help = "what the job directory records", FIELD(job.set.trace_level),
+    {.names = {"--trace"},
+     .group = LAUNCH_GROUP_OUTPUT,
+     .kind = LAUNCH_ARG_CHOICE,
+     .arg = "LEVEL",
+     .choices = trace_levels,
+     .def = "off",
+     .help = "what the job directory records",
+     FIELD(job.set.trace_level),
      .json = "trace"},
-    {.names = {"--model"}, .group = LAUNCH_GROUP_MODEL, .kind = LAUNCH_ARG_CHOICE, .choices = models, .def = "none",
-     .help = "virtual SCC time, power and energy (constants from --chip)", FIELD(job.set.model),
+    {.names = {"--model"},
+     .group = LAUNCH_GROUP_MODEL,
+     .kind = LAUNCH_ARG_CHOICE,
+     .choices = models,
+     .def = "none",
+     .help = "virtual SCC time, power and energy (constants from --chip)",
+     FIELD(job.set.model),
      .json = "model"},
-    {.names = {"--flags"}, .group = LAUNCH_GROUP_MESSAGES, .kind = LAUNCH_ARG_CHOICE, .choices = flag_forms,
+    {.names = {"--flags"},
+     .group = LAUNCH_GROUP_MESSAGES,
+     .kind = LAUNCH_ARG_CHOICE,
+     .choices = flag_forms,
      .unset = HW_TAGGED_AUTO,
      .help = "tagged: messages up to 28 bytes travel inside the sent flag (default: tagged natively, normal in "
              "model mode)",
-     FIELD(job.set.tagged_flags), .json = "flags", .json_in_effect = flags_in_effect},
-    {.names = {"--scheme"}, .group = LAUNCH_GROUP_MESSAGES, .kind = LAUNCH_ARG_CHOICE, .choices = schemes,
-     .def = "lprg", .help = "local-put/remote-get (RCCE's) or remote-put/local-get", FIELD(job.set.scheme),
+     FIELD(job.set.tagged_flags),
+     .json = "flags",
+     .json_in_effect = flags_in_effect},
+    {.names = {"--scheme"},
+     .group = LAUNCH_GROUP_MESSAGES,
+     .kind = LAUNCH_ARG_CHOICE,
+     .choices = schemes,
+     .def = "lprg",
+     .help = "local-put/remote-get (RCCE's) or remote-put/local-get",
+     FIELD(job.set.scheme),
      .json = "scheme"},
-    {.names = {"--no-single-copy"}, .group = LAUNCH_GROUP_MESSAGES, .kind = LAUNCH_ARG_FLAG, .value = 0,
-     .help = "move large messages in MPB chunks only (UEs stay closed to ptrace)", FIELD(job.set.single_copy),
+    {.names = {"--no-single-copy"},
+     .group = LAUNCH_GROUP_MESSAGES,
+     .kind = LAUNCH_ARG_FLAG,
+     .value = 0,
+     .help = "move large messages in MPB chunks only (UEs stay closed to ptrace)",
+     FIELD(job.set.single_copy),
      .json = "single_copy"},
-    {.names = {"--mailbox"}, .group = LAUNCH_GROUP_MESSAGES, .kind = LAUNCH_ARG_CHOICE, .choices = mailbox_modes,
-     .def = "irq", .help = "mailboxes ring a doorbell interrupt or are polled", FIELD(job.set.mailbox_irq)},
-    {.names = {"--svm-check"}, .group = LAUNCH_GROUP_MESSAGES, .kind = LAUNCH_ARG_FLAG, .value = 1,
-     .help = "lazy-release SVM pages are cached as on the SCC: stale until an acquire", FIELD(job.set.svm_check)},
-    {.names = {"--debug"}, .group = LAUNCH_GROUP_MESSAGES, .kind = LAUNCH_ARG_FLAG, .value = 1,
-     .help = "print RCCE, iRCCE, mailbox and SVM errors as they are returned", FIELD(job.set.debug)},
-    {.names = {"--compute-slowdown"}, .group = LAUNCH_GROUP_MODEL, .kind = LAUNCH_ARG_NUMBER, .arg = "X",
-     .range = compute_slowdown_range, .unset = -1,
+    {.names = {"--mailbox"},
+     .group = LAUNCH_GROUP_MESSAGES,
+     .kind = LAUNCH_ARG_CHOICE,
+     .choices = mailbox_modes,
+     .def = "irq",
+     .help = "mailboxes ring a doorbell interrupt or are polled",
+     FIELD(job.set.mailbox_irq)},
+    {.names = {"--svm-check"},
+     .group = LAUNCH_GROUP_MESSAGES,
+     .kind = LAUNCH_ARG_FLAG,
+     .value = 1,
+     .help = "lazy-release SVM pages are cached as on the SCC: stale until an acquire",
+     FIELD(job.set.svm_check)},
+    {.names = {"--debug"},
+     .group = LAUNCH_GROUP_MESSAGES,
+     .kind = LAUNCH_ARG_FLAG,
+     .value = 1,
+     .help = "print RCCE, iRCCE, mailbox and SVM errors as they are returned",
+     FIELD(job.set.debug)},
+    {.names = {"--compute-slowdown"},
+     .group = LAUNCH_GROUP_MODEL,
+     .kind = LAUNCH_ARG_NUMBER,
+     .arg = "X",
+     .range = compute_slowdown_range,
+     .unset = -1,
      .help = "model mode: P54C time / host time of computation (default: the chip's; 0: none)",
      FIELD(compute_slowdown)},
-    {.names = {"--trace-events"}, .group = LAUNCH_GROUP_OUTPUT, .kind = LAUNCH_ARG_INT, .arg = "N", .lo = 1,
-     .hi = 1L << 30, .unit = "events", .def = "65536", /* 2 MB of log per UE (hw/trace.h), touched only as used */
-     .help = "events each UE's log keeps at the sizes and timeline levels", FIELD(job.trace_capacity)},
-    {.names = {"--job-dir"}, .group = LAUNCH_GROUP_OUTPUT, .kind = LAUNCH_ARG_TEXT, .arg = "DIR", .unit = "a directory",
-     .help = "where --trace and --model write summary.json etc. (default runs/JOB-ID)", FIELD(job_dir)},
-    {.names = {"--replace-job-dir"}, .group = LAUNCH_GROUP_OUTPUT, .kind = LAUNCH_ARG_FLAG, .value = 1,
-     .help = "replace the job already in DIR (default: refuse a directory holding a job)", FIELD(replace_job_dir)},
+    {.names = {"--trace-events"},
+     .group = LAUNCH_GROUP_OUTPUT,
+     .kind = LAUNCH_ARG_INT,
+     .arg = "N",
+     .lo = 1,
+     .hi = 1L << 30,
+     .unit = "events",
+     .def = "65536", /* 2 MB of log per UE (hw/trace.h), touched only as used */
+     .help = "events each UE's log keeps at the sizes and timeline levels",
+     FIELD(job.trace_capacity)},
+    {.names = {"--job-dir"},
+     .group = LAUNCH_GROUP_OUTPUT,
+     .kind = LAUNCH_ARG_TEXT,
+     .arg = "DIR",
+     .unit = "a directory",
+     .help = "where --trace and --model write summary.json etc. (default runs/JOB-ID)",
+     FIELD(job_dir)},
+    {.names = {"--replace-job-dir"},
+     .group = LAUNCH_GROUP_OUTPUT,
+     .kind = LAUNCH_ARG_FLAG,
+     .value = 1,
+     .help = "replace the job already in DIR (default: refuse a directory holding a job)",
+     FIELD(replace_job_dir)},
     /* The waiting policy's knobs (docs/rccerun.md "Waiting policy and tuning"). */
-    {.env = "OPENSCC_SPIN", .group = LAUNCH_GROUP_ENV, .kind = LAUNCH_ARG_INT, .arg = "N", .lo = 0, .hi = 1e9,
-     .unit = "polls", .unset = -1,
+    {.env = "OPENSCC_SPIN",
+     .group = LAUNCH_GROUP_ENV,
+     .kind = LAUNCH_ARG_INT,
+     .arg = "N",
+     .lo = 0,
+     .hi = 1e9,
+     .unit = "polls",
+     .unset = -1,
      .help = "polls of a waiting UE before it yields or sleeps; fixes the policy (default: adaptive)",
      FIELD(wait_spin)},
-    {.env = "OPENSCC_YIELD", .group = LAUNCH_GROUP_ENV, .kind = LAUNCH_ARG_INT, .arg = "N", .lo = 0, .hi = 1e6,
-     .unit = "yields", .unset = -1,
-     .help = "sched_yield calls before it sleeps; fixes the policy (default: adaptive)", FIELD(wait_yield)},
-    {.env = "OPENSCC_ASYM_FENCE", .group = LAUNCH_GROUP_ENV, .kind = LAUNCH_ARG_CHOICE, .choices = zero_one,
-     .def = "1", .help = "1: when UEs fit the CPUs, writers skip the fence and sleepers use membarrier; 0: plain fences",
+    {.env = "OPENSCC_YIELD",
+     .group = LAUNCH_GROUP_ENV,
+     .kind = LAUNCH_ARG_INT,
+     .arg = "N",
+     .lo = 0,
+     .hi = 1e6,
+     .unit = "yields",
+     .unset = -1,
+     .help = "sched_yield calls before it sleeps; fixes the policy (default: adaptive)",
+     FIELD(wait_yield)},
+    {.env = "OPENSCC_ASYM_FENCE",
+     .group = LAUNCH_GROUP_ENV,
+     .kind = LAUNCH_ARG_CHOICE,
+     .choices = zero_one,
+     .def = "1",
+     .help = "1: when UEs fit the CPUs, writers skip the fence and sleepers use membarrier; 0: plain fences",
      FIELD(asym_fence)},
 };
 const size_t launch_option_count = sizeof launch_option_rows / sizeof launch_option_rows[0];
@@ -225,27 +343,22 @@ int launch_option_parse(const struct launch_option *r, const char *text, struct 
   long long n;
   unsigned long long bytes;
   switch (r->kind) {
-  case LAUNCH_ARG_HELP:
-    return 0;
-  case LAUNCH_ARG_FLAG:
-    store_int(r, o, r->value);
-    return 0;
-  case LAUNCH_ARG_INT:
-    if (chip_text_parse_int(text, (long long)r->lo, (long long)r->hi, &n)) return fail_range(r, r->lo, r->hi, text);
-    store_int(r, o, n);
-    return 0;
-  case LAUNCH_ARG_NUMBER:
-    return parse_number(r, text, o);
-  case LAUNCH_ARG_SIZE:
-    if (parse_size(text, &bytes)) return fail_range(r, 0, 0, text);
-    store_int(r, o, (long long)bytes);
-    return 0;
-  case LAUNCH_ARG_CHOICE:
-    return parse_choice(r, text, o);
-  case LAUNCH_ARG_TEXT:
-    if (r->unit && !*text) return launch_fail("%s needs %s", row_name(r), r->unit);
-    memcpy(field(r, o), &text, sizeof text);
-    return 0;
+    case LAUNCH_ARG_HELP: return 0;
+    case LAUNCH_ARG_FLAG: store_int(r, o, r->value); return 0;
+    case LAUNCH_ARG_INT:
+      if (chip_text_parse_int(text, (long long)r->lo, (long long)r->hi, &n)) return fail_range(r, r->lo, r->hi, text);
+      store_int(r, o, n);
+      return 0;
+    case LAUNCH_ARG_NUMBER: return parse_number(r, text, o);
+    case LAUNCH_ARG_SIZE:
+      if (parse_size(text, &bytes)) return fail_range(r, 0, 0, text);
+      store_int(r, o, (long long)bytes);
+      return 0;
+    case LAUNCH_ARG_CHOICE: return parse_choice(r, text, o);
+    case LAUNCH_ARG_TEXT:
+      if (r->unit && !*text) return launch_fail("%s needs %s", row_name(r), r->unit);
+      memcpy(field(r, o), &text, sizeof text);
+      return 0;
   }
   return -1;
 }

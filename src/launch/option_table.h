@@ -20,7 +20,13 @@ enum launch_arg {
   LAUNCH_ARG_TEXT,   /* text kept for its own parser, run once the chip is known (options.c) */
 };
 
-enum launch_group { LAUNCH_GROUP_JOB, LAUNCH_GROUP_MESSAGES, LAUNCH_GROUP_MODEL, LAUNCH_GROUP_OUTPUT, LAUNCH_GROUP_ENV };
+enum launch_group {
+  LAUNCH_GROUP_JOB,
+  LAUNCH_GROUP_MESSAGES,
+  LAUNCH_GROUP_MODEL,
+  LAUNCH_GROUP_OUTPUT,
+  LAUNCH_GROUP_ENV
+};
 
 struct launch_choice {
   const char *name;
@@ -32,19 +38,19 @@ struct launch_option {
   const char *env;      /* or: the environment variable read */
   enum launch_group group;
   enum launch_arg kind;
-  const char *arg;      /* the value's name in --help (choices list their names) */
-  double lo, hi;        /* INT, NUMBER */
-  int lo_open;          /* NUMBER: lo itself is out of range */
+  const char *arg;                       /* the value's name in --help (choices list their names) */
+  double lo, hi;                         /* INT, NUMBER */
+  int lo_open;                           /* NUMBER: lo itself is out of range */
   void (*range)(double *lo, double *hi); /* NUMBER: a range known only at run time */
-  const char *unit;     /* in errors: "a number of <unit> from lo to hi", TEXT: what an empty value lacks */
-  const char *note;     /* after the range in errors, e.g. "a year" */
+  const char *unit; /* in errors: "a number of <unit> from lo to hi", TEXT: what an empty value lacks */
+  const char *note; /* after the range in errors, e.g. "a year" */
   const struct launch_choice *choices; /* CHOICE: ends with a NULL name */
-  long value;           /* FLAG: stored when given */
-  const char *def;      /* the default, written as the value would be; parsed like it */
-  long unset;           /* INT, NUMBER without def: the field's value when not given */
+  long value;                          /* FLAG: stored when given */
+  const char *def;                     /* the default, written as the value would be; parsed like it */
+  long unset;                          /* INT, NUMBER without def: the field's value when not given */
   const char *help;
-  size_t offset, size;  /* the field written, in struct launch_options */
-  const char *json;     /* key in summary.json's job section, or NULL */
+  size_t offset, size; /* the field written, in struct launch_options */
+  const char *json;    /* key in summary.json's job section, or NULL */
   /* The value the job ran with when it differs from the option's (e.g. --flags' default). */
   const char *(*json_in_effect)(const struct hw_job *job);
 };

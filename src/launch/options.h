@@ -7,19 +7,19 @@
 #include "../hw/segment.h"
 
 struct launch_options {
-  struct hw_job_params job;  /* what the UEs see (settings.h), written by the option table's rows */
-  double timeout_s;          /* 0: none */
-  const char *job_dir;       /* --job-dir, or NULL */
-  int replace_job_dir;       /* --replace-job-dir */
-  const char *chip_name;     /* --chip, */
-  const char *cores_text;    /* --cores, */
-  const char *hostfile;      /* -f */
-  const char *clock_text;    /* and -clock: checked once the options are all read */
-  double compute_slowdown;   /* -1: the chip's */
+  struct hw_job_params job;   /* what the UEs see (settings.h), written by the option table's rows */
+  double timeout_s;           /* 0: none */
+  const char *job_dir;        /* --job-dir, or NULL */
+  int replace_job_dir;        /* --replace-job-dir */
+  const char *chip_name;      /* --chip, */
+  const char *cores_text;     /* --cores, */
+  const char *hostfile;       /* -f */
+  const char *clock_text;     /* and -clock: checked once the options are all read */
+  double compute_slowdown;    /* -1: the chip's */
   long wait_spin, wait_yield; /* OPENSCC_SPIN / OPENSCC_YIELD, -1 when unset (adaptive waiting) */
   int asym_fence;             /* OPENSCC_ASYM_FENCE */
-  const char *app;        /* resolved path of the program */
-  char **app_argv;        /* argv for the UEs, app_argv[0] = program */
+  const char *app;            /* resolved path of the program */
+  char **app_argv;            /* argv for the UEs, app_argv[0] = program */
   char app_path[4096];
 };
 

@@ -7,8 +7,8 @@
 #include "../hw/segment.h"
 
 struct ue_exit {
-  int exited;     /* process reaped */
-  int status;     /* waitpid status */
+  int exited; /* process reaped */
+  int status; /* waitpid status */
 };
 
 /* One line describing UE u: its state, or what it is blocked in. */

@@ -75,7 +75,8 @@ static void write_option(FILE *f, const struct launch_option *r, const struct la
   else fputs(v ? "true" : "false", f);
 }
 
-static void write_job(FILE *f, const struct launch_options *o, const struct hw_job *job, const char *id, double host_s) {
+static void write_job(FILE *f, const struct launch_options *o, const struct hw_job *job, const char *id,
+                      double host_s) {
   const struct hw_header *h = job->hdr;
   fprintf(f, "  \"job\": {\n    \"id\": ");
   json_string(f, id);
@@ -90,7 +91,8 @@ static void write_job(FILE *f, const struct launch_options *o, const struct hw_j
   json_string(f, h->chip.name);
   fprintf(f, ",\n    \"mesh\": {\"tiles_x\": %d, \"tiles_y\": %d, \"cores_per_tile\": %d, \"memory_controllers\": [",
           h->chip.tiles_x, h->chip.tiles_y, h->chip.cores_per_tile);
-  for (int m = 0; m < h->chip.n_mc; m++) fprintf(f, "%s[%d, %d]", m ? ", " : "", h->chip.mc[m].tile_x, h->chip.mc[m].tile_y);
+  for (int m = 0; m < h->chip.n_mc; m++)
+    fprintf(f, "%s[%d, %d]", m ? ", " : "", h->chip.mc[m].tile_x, h->chip.mc[m].tile_y);
   fprintf(f, "]}");
   json_number(f, ",\n    ", "host_seconds", "%.6f", host_s);
   for (size_t i = 0; i < launch_option_count; i++)
@@ -110,8 +112,9 @@ static void write_ue(FILE *f, const struct hw_job *job, uint32_t u) {
   const struct mailbox_ue_shared *mb = mailbox_ue_shared_of(job, (int)u);
   const struct svm_ue_shared *svm = svm_ue_shared_of(job, (int)u);
   struct chip_core_pos pos = chip_core_pos(&h->chip, ue->core);
-  fprintf(f, "    {\"ue\": %u, \"core\": %d, \"tile\": [%d, %d], \"puts\": %llu, \"put_bytes\": %llu, \"gets\": %llu, "
-             "\"get_bytes\": %llu, \"flag_writes\": %llu, \"barriers\": %llu, \"sleeps\": %llu",
+  fprintf(f,
+          "    {\"ue\": %u, \"core\": %d, \"tile\": [%d, %d], \"puts\": %llu, \"put_bytes\": %llu, \"gets\": %llu, "
+          "\"get_bytes\": %llu, \"flag_writes\": %llu, \"barriers\": %llu, \"sleeps\": %llu",
           u, ue->core, pos.x, pos.y, (unsigned long long)k->puts, (unsigned long long)k->put_bytes,
           (unsigned long long)k->gets, (unsigned long long)k->get_bytes, (unsigned long long)k->flag_writes,
           (unsigned long long)k->barriers, (unsigned long long)ue->sleeps);
@@ -129,8 +132,9 @@ static void write_ue(FILE *f, const struct hw_job *job, uint32_t u) {
             (unsigned long long)mb->mails_sent, (unsigned long long)mb->mails_recv, (unsigned long long)mb->doorbells,
             (unsigned long long)mb->interrupts);
   if (svm->on)
-    fprintf(f, ", \"svm_faults\": %llu, \"svm_frames\": %llu, \"svm_acquired\": %llu, \"svm_served\": %llu, "
-               "\"svm_forwarded\": %llu",
+    fprintf(f,
+            ", \"svm_faults\": %llu, \"svm_frames\": %llu, \"svm_acquired\": %llu, \"svm_served\": %llu, "
+            "\"svm_forwarded\": %llu",
             (unsigned long long)svm->faults, (unsigned long long)svm->frames, (unsigned long long)svm->acquired,
             (unsigned long long)svm->served, (unsigned long long)svm->forwarded);
   if (h->set.model) {
@@ -154,7 +158,8 @@ void summary_json_write(FILE *f, const struct launch_options *o, const struct hw
     const char *const names[] = {"seconds", "energy_j", "average_w", "edp_js", "dynamic_j", "static_j", "uncore_j"};
     const double values[] = {e->seconds, e->energy_j, e->average_w, e->edp_js, e->dynamic_j, e->static_j, e->uncore_j};
     fprintf(f, "  \"chip_totals\": {");
-    for (size_t i = 0; i < sizeof values / sizeof values[0]; i++) json_number(f, i ? ",\n    " : "\n    ", names[i], "%.9g", values[i]);
+    for (size_t i = 0; i < sizeof values / sizeof values[0]; i++)
+      json_number(f, i ? ",\n    " : "\n    ", names[i], "%.9g", values[i]);
     fprintf(f, "\n  },\n");
   }
   fprintf(f, "  \"ues\": [\n");

@@ -24,7 +24,7 @@
 
 #define TICK_MS 50
 #define DEADLOCK_SAMPLES 4 /* consecutive ticks with every live UE asleep */
-#define GRACE_MS 1000     /* after a UE failed: time the others get to exit on their own */
+#define GRACE_MS 1000      /* after a UE failed: time the others get to exit on their own */
 #define GRACE_TICK_MS 10
 
 struct job_run {
@@ -55,8 +55,7 @@ static double now_s(void) {
   return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-static void child_exec(const struct launch_options *o, struct job_run *r, int u, pid_t launcher,
-                       const sigset_t *orig) {
+static void child_exec(const struct launch_options *o, struct job_run *r, int u, pid_t launcher, const sigset_t *orig) {
   setpgid(0, r->pgid ? r->pgid : 0);
   prctl(PR_SET_PDEATHSIG, SIGKILL);
   if (getppid() != launcher) _exit(127); /* launcher already gone */
@@ -101,7 +100,9 @@ static void stop_all(struct job_run *r) {
     }
 }
 
-static int ue_state(const struct job_run *r, int u) { return __atomic_load_n(&hw_ue(&r->job, u)->state, __ATOMIC_ACQUIRE); }
+static int ue_state(const struct job_run *r, int u) {
+  return __atomic_load_n(&hw_ue(&r->job, u)->state, __ATOMIC_ACQUIRE);
+}
 
 /* A UE's exit: returns 0 to go on, or an exit code ending the job. */
 static int on_exit_of(struct job_run *r, int u) {
@@ -206,7 +207,8 @@ static void warn_unfinalized(struct job_run *r) {
     }
   }
   if (n == 1) fprintf(stderr, "rccerun: warning: %s exited without calling RCCE_finalize\n", list);
-  else if (n > 8) fprintf(stderr, "rccerun: warning: %d UEs exited without calling RCCE_finalize: %s and %d more\n", n, list, n - 8);
+  else if (n > 8)
+    fprintf(stderr, "rccerun: warning: %d UEs exited without calling RCCE_finalize: %s and %d more\n", n, list, n - 8);
   else if (n > 1) fprintf(stderr, "rccerun: warning: %d UEs exited without calling RCCE_finalize: %s\n", n, list);
 }
 

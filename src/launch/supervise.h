@@ -7,11 +7,11 @@
 /* Exit codes of rccerun. */
 enum {
   RCCERUN_OK = 0,
-  RCCERUN_UE_FAILED = 1,  /* a UE crashed, exited non-zero, or left others waiting */
+  RCCERUN_UE_FAILED = 1, /* a UE crashed, exited non-zero, or left others waiting */
   RCCERUN_USAGE = 2,
   RCCERUN_DEADLOCK = 3,
-  RCCERUN_SETUP = 4,      /* segment or fork failed */
-  RCCERUN_TIMEOUT = 124,  /* as timeout(1) */
+  RCCERUN_SETUP = 4,       /* segment or fork failed */
+  RCCERUN_TIMEOUT = 124,   /* as timeout(1) */
   RCCERUN_SIGNALLED = 128, /* + the signal that stopped rccerun, as a shell reports it */
 };
 

@@ -90,7 +90,7 @@ void mailbox_dispatch(void) {
 
 void mailbox_kick(void) { mailbox_g.more = 1; }
 
-/* The interrupt handler (seed 003 section 5: the IPI names the sender, so
+/* The interrupt handler ([SVM-2012] sec. 5 (docs/references.md): the IPI names the sender, so
  * only its mailbox is checked).  It may run inside a wait of this process:
  * what that wait published for the launcher is put back, and a futex sleep
  * about to start is made to return so its condition is checked again. */
@@ -111,7 +111,8 @@ static void on_doorbell(int sig, siginfo_t *info, void *ctx) {
   mailbox_g.in_handler--;
   me->wait = wait;
   __atomic_store_n(&me->sleeping, sleeping, __ATOMIC_RELAXED);
-  if (sleeping && mailbox_g.ues[rcce_my_ue()].mails_recv != taken_before) __atomic_fetch_add(&me->doorbell_seq, 1, __ATOMIC_RELEASE);
+  if (sleeping && mailbox_g.ues[rcce_my_ue()].mails_recv != taken_before)
+    __atomic_fetch_add(&me->doorbell_seq, 1, __ATOMIC_RELEASE);
   errno = saved_errno;
 }
 

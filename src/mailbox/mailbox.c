@@ -45,12 +45,12 @@ static void mb_depart(void) {
 
 int mailbox_init(void) {
   TIMING_SCOPE();
-  if (!rcce_running())
-    return rcce_report(MAILBOX_ERROR_NOT_INIT, "mailbox_init", "call RCCE_init first");
+  if (!rcce_running()) return rcce_report(MAILBOX_ERROR_NOT_INIT, "mailbox_init", "call RCCE_init first");
   if (mailbox_g.ready) return MAILBOX_SUCCESS;
   if (rcce_xfer_requests_pending())
-    return rcce_report(MAILBOX_ERROR_BUSY, "mailbox_init", "%d iRCCE requests are pending", rcce_xfer_requests_pending());
-  /* seed 003 section 5: one line per sending core in every receiver's MPB. */
+    return rcce_report(MAILBOX_ERROR_BUSY, "mailbox_init", "%d iRCCE requests are pending",
+                       rcce_xfer_requests_pending());
+  /* [SVM-2012] sec. 5 (docs/references.md): one line per sending core in every receiver's MPB. */
   int64_t line = rcce_reserve_mpb_lines((uint64_t)rcce_ue_count());
   if (line < 0)
     return rcce_report(MAILBOX_ERROR_MPB, "mailbox_init", "%d mailboxes of 32 bytes do not fit the free MPB (%d lines)",
@@ -72,7 +72,8 @@ int mailbox_init(void) {
 static int check_dest(int dest, const char *where) {
   if (!mailbox_g.ready) return rcce_report(MAILBOX_ERROR_NOT_INIT, where, "call mailbox_init first");
   if (dest < 0 || dest >= rcce_ue_count())
-    return rcce_report(MAILBOX_ERROR_DEST, where, "destination %d is no UE of this job (0..%d)", dest, rcce_ue_count() - 1);
+    return rcce_report(MAILBOX_ERROR_DEST, where, "destination %d is no UE of this job (0..%d)", dest,
+                       rcce_ue_count() - 1);
   return MAILBOX_SUCCESS;
 }
 
@@ -102,8 +103,9 @@ int mailbox_send_kind(int dest, const void *msg, size_t len, int kind) {
     /* A user learns that the destination left; the svm layer expects it
      * (its departure protocol, svm_internal.h) and is not told. */
     if (dest_gone(dest))
-      return kind == MB_KIND_SYSTEM ? MAILBOX_ERROR_GONE
-                                    : rcce_report(MAILBOX_ERROR_GONE, "mailbox_send", "UE %d has left (RCCE_finalize)", dest);
+      return kind == MB_KIND_SYSTEM
+                 ? MAILBOX_ERROR_GONE
+                 : rcce_report(MAILBOX_ERROR_GONE, "mailbox_send", "UE %d has left (RCCE_finalize)", dest);
     mb_enter();
     if (slot_empty(hdr)) {
       if (timing_enabled) timing_flag_seen(hdr, 0, 0); /* the remote read that found it empty */
@@ -135,7 +137,8 @@ int mailbox_send(int dest, const void *msg, size_t len) {
   if (rc != MAILBOX_SUCCESS) return rc;
   if (!msg && len) return rcce_report(MAILBOX_ERROR_ARG, "mailbox_send", "NULL mail of %d bytes", (int)len);
   if (len > MAILBOX_MAX_LEN)
-    return rcce_report(MAILBOX_ERROR_LEN, "mailbox_send", "mail of %d bytes is longer than %d", (int)len, MAILBOX_MAX_LEN);
+    return rcce_report(MAILBOX_ERROR_LEN, "mailbox_send", "mail of %d bytes is longer than %d", (int)len,
+                       MAILBOX_MAX_LEN);
   return mailbox_send_kind(dest, msg, len, MB_KIND_USER);
 }
 
@@ -199,13 +202,13 @@ int mailbox_set_handler(void (*fn)(int src, const void *msg, size_t len)) {
   return MAILBOX_SUCCESS;
 }
 
-/* Taking one mail: seed 003 section 5 and footnote 2 -- the interrupt names
+/* Taking one mail: [SVM-2012] sec. 5 and footnote 2 -- the interrupt names
  * the sender, so one mailbox is checked; without it the idle loop sweeps
  * all of them -- and reading its line. */
 static void charge_take(int src) {
   const struct chip_desc *c = &rcce_job()->hdr->chip;
   timing_cycles(mailbox_g.irq ? c->lat.interrupt_cycles + c->time.mailbox_check_cycles
-                       : rcce_ue_count() * c->time.mailbox_check_cycles);
+                              : rcce_ue_count() * c->time.mailbox_check_cycles);
   timing_mpb_copy(mb_payload(rcce_my_ue(), src), rcce_line_bytes(), 0);
 }
 

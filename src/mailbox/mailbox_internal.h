@@ -1,13 +1,13 @@
 /*
- * mailbox layer: MetalSVM's asynchronous mailboxes (seed 003 section 5; seed
- * 000 "The path to MetalSVM", section V), above rcce.
+ * mailbox layer: MetalSVM's asynchronous mailboxes ([SVM-2012] sec. 5 (docs/references.md);
+ * [METALSVM-2011] sec. V), above rcce.
  *
  * Slots.  UE r's MPB holds one 32-byte line per sending UE s at line
  * mailbox_g.slot_line + s.  Bytes 0..27 carry the mail, the word at byte 28 is the
  * header: bit 0 the send flag, bits 8..15 the length, bits 16..23 the kind.
  * Single writer (s) and single reader (r): s waits for the flag to be clear,
  * writes the mail, then sets the flag; r copies the mail, then clears the
- * flag (the "toggle" of seed 003 section 5).  Remote write, local read.
+ * flag (the "toggle" of [SVM-2012] sec. 5).  Remote write, local read.
  *
  * Doorbells.  After setting the flag s sets bit s of r's interrupt status
  * (mailbox_ue_shared.gic_pending, the SCC's global interrupt controller keeps one per
@@ -51,9 +51,9 @@ struct mb_mail {
 
 struct mb_state {
   int ready;
-  int irq;                   /* doorbells (else polling) */
-  int signo;                 /* the doorbell signal */
-  uint64_t slot_line;        /* first slot's line in every MPB */
+  int irq;                       /* doorbells (else polling) */
+  int signo;                     /* the doorbell signal */
+  uint64_t slot_line;            /* first slot's line in every MPB */
   struct mailbox_ue_shared *ues; /* every UE's block (mailbox_shared.h), by UE */
   void (*user_handler)(int src, const void *msg, size_t len);
   /* The svm layer: receive runs while draining (must not send or block;
@@ -61,7 +61,7 @@ struct mb_state {
   int (*system_receive)(int src, const void *msg, size_t len, uint64_t stamp_ps);
   void (*system_process)(void);
   struct mb_mail queue[MB_QUEUE_CAP];
-  unsigned qhead, qtail;     /* ring of user mails */
+  unsigned qhead, qtail; /* ring of user mails */
   volatile sig_atomic_t critical, deferred, processing, in_handler;
   volatile sig_atomic_t more; /* an upper layer queued work for the process phase (mailbox_kick) */
 };
@@ -70,7 +70,8 @@ extern struct mb_state mailbox_g;
 
 /* The header word of UE owner's slot for mails from UE sender. */
 static inline volatile uint32_t *mb_header(int owner, int sender) {
-  return (volatile uint32_t *)(rcce_mpb_of(owner) + (mailbox_g.slot_line + (uint64_t)sender) * rcce_line_bytes() + MB_HEADER_OFF);
+  return (volatile uint32_t *)(rcce_mpb_of(owner) + (mailbox_g.slot_line + (uint64_t)sender) * rcce_line_bytes() +
+                               MB_HEADER_OFF);
 }
 static inline unsigned char *mb_payload(int owner, int sender) {
   return rcce_mpb_of(owner) + (mailbox_g.slot_line + (uint64_t)sender) * rcce_line_bytes();
@@ -87,12 +88,12 @@ static inline void mb_enter(void) {
 void mailbox_leave(void);
 
 /* doorbell.c */
-int mailbox_doorbell_start(void);              /* signal handler, and the timer when polling */
+int mailbox_doorbell_start(void); /* signal handler, and the timer when polling */
 void mailbox_doorbell_stop(void);
-void mailbox_ring_doorbell(int dest);          /* after a mail to dest was placed */
-void mailbox_dispatch(void);                   /* drain and process what is pending now */
-void mailbox_kick(void);                       /* the process phase has work without a new mail */
-int mailbox_pending(void);                     /* whether a drain would find something */
+void mailbox_ring_doorbell(int dest); /* after a mail to dest was placed */
+void mailbox_dispatch(void);          /* drain and process what is pending now */
+void mailbox_kick(void);              /* the process phase has work without a new mail */
+int mailbox_pending(void);            /* whether a drain would find something */
 
 /* mailbox.c, for the svm layer. */
 /* Send a mail; to a UE that has left: MAILBOX_ERROR_GONE, reported for user mails only. */

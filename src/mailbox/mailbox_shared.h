@@ -19,7 +19,7 @@ enum mailbox_ue_state { MAILBOX_UE_NONE = 0, MAILBOX_UE_READY = 1, MAILBOX_UE_GO
 
 struct mailbox_ue_shared {
   /* The interrupt status the SCC's global interrupt controller keeps for
-   * this core, one bit per UE that rang (seed 003 section 5). */
+   * this core, one bit per UE that rang ([SVM-2012] sec. 5 (docs/references.md)). */
   _Atomic uint64_t gic_pending[HW_MAX_UES / 64] HW_ALIGNED;
   _Atomic int32_t state;   /* enum mailbox_ue_state */
   _Atomic int32_t waiting; /* > 0 while the UE waits and checks its status itself */

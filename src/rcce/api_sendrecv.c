@@ -75,26 +75,25 @@ static int from_big_ptr(RCCE_FLAG *f, struct rcce_iflag *out) {
   return f ? rcce_iflag_from_big(*f, out) : RCCE_ERROR_FLAG_UNDEFINED;
 }
 
-#define GORY_PROLOGUE(where, peer, CONVERT)                                                             \
-  TIMING_SCOPE();                                                                                       \
-  struct gory_args g = {.link.seq = NULL};                                                              \
-  int rc = gory_check(where, peer, combuf, chunk, CONVERT(ready, &g.link.ready), CONVERT(sent, &g.link.sent), \
-                      &g);                                                                              \
+#define GORY_PROLOGUE(where, peer, CONVERT)                                                                        \
+  TIMING_SCOPE();                                                                                                  \
+  struct gory_args g = {.link.seq = NULL};                                                                         \
+  int rc = gory_check(where, peer, combuf, chunk, CONVERT(ready, &g.link.ready), CONVERT(sent, &g.link.sent), &g); \
   if (rc != RCCE_SUCCESS) return rc
 
 /* The -DGORY names (RCCE.h), exported: not declared in this build. */
-OPENSCC_API int RCCE_send_gory(char *privbuf, t_vcharp combuf, size_t chunk, RCCE_FLAG *ready, RCCE_FLAG *sent, size_t size,
-                   int dest);
-OPENSCC_API int RCCE_recv_gory(char *privbuf, t_vcharp combuf, size_t chunk, RCCE_FLAG *ready, RCCE_FLAG *sent, size_t size,
-                   int source);
+OPENSCC_API int RCCE_send_gory(char *privbuf, t_vcharp combuf, size_t chunk, RCCE_FLAG *ready, RCCE_FLAG *sent,
+                               size_t size, int dest);
+OPENSCC_API int RCCE_recv_gory(char *privbuf, t_vcharp combuf, size_t chunk, RCCE_FLAG *ready, RCCE_FLAG *sent,
+                               size_t size, int source);
 OPENSCC_API int RCCE_recv_test_gory(char *privbuf, t_vcharp combuf, size_t chunk, RCCE_FLAG *ready, RCCE_FLAG *sent,
-                        size_t size, int source, int *test);
-OPENSCC_API int RCCE_send_gory_singlebit(char *privbuf, t_vcharp combuf, size_t chunk, rcce_sbflag *ready, rcce_sbflag *sent,
-                             size_t size, int dest);
-OPENSCC_API int RCCE_recv_gory_singlebit(char *privbuf, t_vcharp combuf, size_t chunk, rcce_sbflag *ready, rcce_sbflag *sent,
-                             size_t size, int source);
+                                    size_t size, int source, int *test);
+OPENSCC_API int RCCE_send_gory_singlebit(char *privbuf, t_vcharp combuf, size_t chunk, rcce_sbflag *ready,
+                                         rcce_sbflag *sent, size_t size, int dest);
+OPENSCC_API int RCCE_recv_gory_singlebit(char *privbuf, t_vcharp combuf, size_t chunk, rcce_sbflag *ready,
+                                         rcce_sbflag *sent, size_t size, int source);
 OPENSCC_API int RCCE_recv_test_gory_singlebit(char *privbuf, t_vcharp combuf, size_t chunk, rcce_sbflag *ready,
-                                  rcce_sbflag *sent, size_t size, int source, int *test);
+                                              rcce_sbflag *sent, size_t size, int source, int *test);
 
 int RCCE_send_gory(char *privbuf, t_vcharp combuf, size_t chunk, RCCE_FLAG *ready, RCCE_FLAG *sent, size_t size,
                    int dest) {
@@ -108,8 +107,8 @@ int RCCE_recv_gory(char *privbuf, t_vcharp combuf, size_t chunk, RCCE_FLAG *read
   return rcce_recv_general(privbuf, g.comb_off, chunk, &g.link, size, source, NULL);
 }
 
-int RCCE_recv_test_gory(char *privbuf, t_vcharp combuf, size_t chunk, RCCE_FLAG *ready, RCCE_FLAG *sent,
-                        size_t size, int source, int *test) {
+int RCCE_recv_test_gory(char *privbuf, t_vcharp combuf, size_t chunk, RCCE_FLAG *ready, RCCE_FLAG *sent, size_t size,
+                        int source, int *test) {
   GORY_PROLOGUE("RCCE_recv_test", source, from_big_ptr);
   if (!test) return rcce_error(RCCE_DEBUG_COMM, RCCE_ERROR_TARGET, "RCCE_recv_test", "NULL test pointer");
   return rcce_recv_general(privbuf, g.comb_off, chunk, &g.link, size, source, test);
@@ -127,8 +126,8 @@ int RCCE_recv_gory_singlebit(char *privbuf, t_vcharp combuf, size_t chunk, rcce_
   return rcce_recv_general(privbuf, g.comb_off, chunk, &g.link, size, source, NULL);
 }
 
-int RCCE_recv_test_gory_singlebit(char *privbuf, t_vcharp combuf, size_t chunk, rcce_sbflag *ready,
-                                  rcce_sbflag *sent, size_t size, int source, int *test) {
+int RCCE_recv_test_gory_singlebit(char *privbuf, t_vcharp combuf, size_t chunk, rcce_sbflag *ready, rcce_sbflag *sent,
+                                  size_t size, int source, int *test) {
   GORY_PROLOGUE("RCCE_recv_test", source, rcce_iflag_from_sb);
   if (!test) return rcce_error(RCCE_DEBUG_COMM, RCCE_ERROR_TARGET, "RCCE_recv_test", "NULL test pointer");
   return rcce_recv_general(privbuf, g.comb_off, chunk, &g.link, size, source, test);

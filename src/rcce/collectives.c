@@ -26,16 +26,20 @@ static size_t type_size(int type) {
   }
 }
 
-#define COMBINE(T)                                                     \
-  do {                                                                 \
-    T *a = (T *)acc;                                                   \
-    const T *b = (const T *)in;                                        \
-    for (size_t i = 0; i < n; i++) switch (op) {                       \
-        case RCCE_SUM: a[i] += b[i]; break;                            \
-        case RCCE_PROD: a[i] *= b[i]; break;                           \
-        case RCCE_MIN: if (b[i] < a[i]) a[i] = b[i]; break;            \
-        default: if (b[i] > a[i]) a[i] = b[i]; break;                  \
-      }                                                                \
+#define COMBINE(T)                               \
+  do {                                           \
+    T *a = (T *)acc;                             \
+    const T *b = (const T *)in;                  \
+    for (size_t i = 0; i < n; i++) switch (op) { \
+        case RCCE_SUM: a[i] += b[i]; break;      \
+        case RCCE_PROD: a[i] *= b[i]; break;     \
+        case RCCE_MIN:                           \
+          if (b[i] < a[i]) a[i] = b[i];          \
+          break;                                 \
+        default:                                 \
+          if (b[i] > a[i]) a[i] = b[i];          \
+          break;                                 \
+      }                                          \
   } while (0)
 
 static void combine(void *acc, const void *in, size_t n, int type, int op) {
@@ -51,8 +55,7 @@ static int check(const RCCE_COMM *comm, int root, const char *where) {
   if (!rcce_g.initialized || rcce_g.gory)
     return rcce_error(RCCE_DEBUG_COMM, RCCE_ERROR_COMM_UNDEFINED, where, "RCCE_init of the basic interface not done");
   if (!comm->initialized || comm->my_rank < 0)
-    return rcce_error(RCCE_DEBUG_COMM, RCCE_ERROR_COMM_UNDEFINED, where, "UE %d is not in the communicator",
-                      rcce_g.ue);
+    return rcce_error(RCCE_DEBUG_COMM, RCCE_ERROR_COMM_UNDEFINED, where, "UE %d is not in the communicator", rcce_g.ue);
   if (root < 0 || root >= comm->size)
     return rcce_error(RCCE_DEBUG_COMM, RCCE_ERROR_ID, where, "root %d is not a rank of a %d-UE communicator", root,
                       comm->size);
@@ -88,7 +91,8 @@ static volatile unsigned char *piece_slot(int ue, long call) {
 static long slot_calls; /* small reductions over every UE so far */
 
 static long slot_call(const RCCE_COMM *comm, size_t bytes) {
-  int usable = !timing_enabled && rcce_g.flag_mode == RCCE_FLAGMODE_BIG && comm->size == rcce_g.nue && bytes <= rcce_g.line;
+  int usable =
+      !timing_enabled && rcce_g.flag_mode == RCCE_FLAGMODE_BIG && comm->size == rcce_g.nue && bytes <= rcce_g.line;
   return usable ? slot_calls++ : -1;
 }
 
@@ -141,7 +145,8 @@ int RCCE_bcast(char *buf, size_t num, int root, RCCE_COMM comm) {
   TIMING_SCOPE();
   int rc = check(&comm, root, "RCCE_bcast");
   if (rc == RCCE_SUCCESS) /* the root's buffer is read, the others' written */
-    rc = rcce_check_buffer(buf, num, comm.my_rank == root ? RCCE_ERROR_SOURCE : RCCE_ERROR_TARGET, "RCCE_bcast", "buffer");
+    rc = rcce_check_buffer(buf, num, comm.my_rank == root ? RCCE_ERROR_SOURCE : RCCE_ERROR_TARGET, "RCCE_bcast",
+                           "buffer");
   /* RCCE 1.0.13 broadcasts with RCCE_send/RCCE_recv, which return at once for 0 bytes. */
   if (rc != RCCE_SUCCESS || num == 0) return rc;
   int root_ue = comm.member[root];

@@ -69,8 +69,7 @@ int RCCE_barrier(RCCE_COMM *comm) {
     timing_barrier_leave(count, g);
     return RCCE_SUCCESS;
   }
-  struct hw_wait_desc why = {.kind = HW_WAIT_BARRIER, .peer = -1, .comm_size = comm->size,
-                             .comm_label = comm->label};
+  struct hw_wait_desc why = {.kind = HW_WAIT_BARRIER, .peer = -1, .comm_size = comm->size, .comm_label = comm->label};
   for (int i = 0; i < 4; i++) why.comm_members[i] = i < comm->size ? comm->member[i] : -1;
   hw_wait_change_asleep(&rcce_g.job, rcce_g.ue, gen, g, asleep, &why);
   timing_barrier_leave(count, g);
@@ -86,7 +85,8 @@ int RCCE_global_color(int rank, void *nothing) {
 int RCCE_comm_split(int (*color)(int, void *), void *aux, RCCE_COMM *comm) {
   TIMING_SCOPE();
   static int members[RCCE_MAXNP];
-  if (!color || !comm) return rcce_error(RCCE_DEBUG_COMM, RCCE_ERROR_COMM_UNDEFINED, "RCCE_comm_split", "NULL argument");
+  if (!color || !comm)
+    return rcce_error(RCCE_DEBUG_COMM, RCCE_ERROR_COMM_UNDEFINED, "RCCE_comm_split", "NULL argument");
   int mine = color(rcce_g.ue, aux), n = 0;
   for (int u = 0; u < rcce_g.nue; u++)
     if (color(u, aux) == mine) members[n++] = u;

@@ -102,8 +102,8 @@ int rcce_error(int category, int code, const char *where, const char *detail_fmt
     vsnprintf(detail, sizeof detail, detail_fmt, ap);
     va_end(ap);
     const char *t = code >= -4 && code <= -1 ? ircce_text[-code - 1] : text_of(code);
-    fprintf(stderr, "RCCE error on UE %d (core %d) in %s: %s (%d): %s\n", rcce_g.ue, rcce_g.core, where,
-            t ? t : "?", code, detail);
+    fprintf(stderr, "RCCE error on UE %d (core %d) in %s: %s (%d): %s\n", rcce_g.ue, rcce_g.core, where, t ? t : "?",
+            code, detail);
     fflush(stderr);
   }
   return code;
@@ -146,7 +146,7 @@ void rcce_fatal(const char *what, const char *fmt, ...) {
   vsnprintf(line + n, sizeof line - (size_t)n - 1, fmt, ap);
   va_end(ap);
   strcat(line, "\n");
-  if (!in_fault_handler()) fflush(NULL); /* keep what the program printed before */
+  if (!in_fault_handler()) fflush(NULL);  /* keep what the program printed before */
   if (write(2, line, strlen(line)) < 0) { /* stderr is gone: the exit status still tells */
   }
   _exit(RCCE_FATAL_STATUS);

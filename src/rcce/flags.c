@@ -154,7 +154,8 @@ static int flag_status_ok(RCCE_FLAG_STATUS v) { return v == RCCE_FLAG_SET || v =
 
 static int do_write(int rc, struct rcce_iflag f, RCCE_FLAG_STATUS val, int ID, const char *where) {
   if (rc != RCCE_SUCCESS) return rcce_error(RCCE_DEBUG_SYNCH, rc, where, "flag not usable");
-  if (!flag_status_ok(val)) return rcce_error(RCCE_DEBUG_SYNCH, RCCE_ERROR_FLAG_STATUS_UNDEFINED, where, "value %d", val);
+  if (!flag_status_ok(val))
+    return rcce_error(RCCE_DEBUG_SYNCH, RCCE_ERROR_FLAG_STATUS_UNDEFINED, where, "value %d", val);
   if ((rc = rcce_check_ue(ID, where)) != RCCE_SUCCESS) return rc;
   rcce_iflag_write(f, val, ID);
   rcce_g.flag_reads_unchanged = 0;
@@ -174,7 +175,8 @@ static int do_read(int rc, struct rcce_iflag f, RCCE_FLAG_STATUS *val, int ID, c
 
 static int do_wait(int rc, struct rcce_iflag f, RCCE_FLAG_STATUS val, const char *where) {
   if (rc != RCCE_SUCCESS) return rcce_error(RCCE_DEBUG_SYNCH, rc, where, "flag not usable");
-  if (!flag_status_ok(val)) return rcce_error(RCCE_DEBUG_SYNCH, RCCE_ERROR_FLAG_STATUS_UNDEFINED, where, "value %d", val);
+  if (!flag_status_ok(val))
+    return rcce_error(RCCE_DEBUG_SYNCH, RCCE_ERROR_FLAG_STATUS_UNDEFINED, where, "value %d", val);
   struct hw_wait_desc why = {.kind = HW_WAIT_FLAG, .peer = -1, .mpb_offset = f.off, .value = val};
   rcce_iflag_wait(f, val, &why);
   if (timing_enabled) rcce_iflag_seen(f, rcce_g.ue);
@@ -183,7 +185,8 @@ static int do_wait(int rc, struct rcce_iflag f, RCCE_FLAG_STATUS val, const char
 
 static int do_test(int rc, struct rcce_iflag f, RCCE_FLAG_STATUS val, int *result, const char *where) {
   if (rc != RCCE_SUCCESS) return rcce_error(RCCE_DEBUG_SYNCH, rc, where, "flag not usable");
-  if (!flag_status_ok(val)) return rcce_error(RCCE_DEBUG_SYNCH, RCCE_ERROR_FLAG_STATUS_UNDEFINED, where, "value %d", val);
+  if (!flag_status_ok(val))
+    return rcce_error(RCCE_DEBUG_SYNCH, RCCE_ERROR_FLAG_STATUS_UNDEFINED, where, "value %d", val);
   if (!result) return rcce_error(RCCE_DEBUG_SYNCH, RCCE_ERROR_VAL_UNDEFINED, where, "NULL result pointer");
   *result = rcce_iflag_seen(f, rcce_g.ue) == val;
   return RCCE_SUCCESS;

@@ -77,8 +77,7 @@ static void attach_job(void) {
 /* Every UE of a job must be built with the same flag form and interface. */
 static void agree(_Atomic int32_t *slot, int mine, const char *what) {
   int32_t expected = 0;
-  if (!__atomic_compare_exchange_n(slot, &expected, mine, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE) &&
-      expected != mine)
+  if (!__atomic_compare_exchange_n(slot, &expected, mine, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE) && expected != mine)
     die("UEs of this job were compiled with different %s options", what);
 }
 
@@ -90,8 +89,8 @@ static void agree(_Atomic int32_t *slot, int mine, const char *what) {
  * send buffer must fit the MPB (docs/rcce.md, "MPB budget"). */
 static void check_flag_budget(void) {
   uint32_t nlines = rcce_g.mpb_bytes / rcce_g.line;
-  uint32_t flag_lines = rcce_g.flag_mode == RCCE_FLAGMODE_BIG ? 2u * (uint32_t)rcce_g.nue
-                                                         : (2u * (uint32_t)rcce_g.nue + 255) / 256;
+  uint32_t flag_lines =
+      rcce_g.flag_mode == RCCE_FLAGMODE_BIG ? 2u * (uint32_t)rcce_g.nue : (2u * (uint32_t)rcce_g.nue + 255) / 256;
   if (flag_lines + 2 + SPARE_FLAG_LINES + 1 <= nlines) return;
   char msg[256];
   snprintf(msg, sizeof msg,
@@ -110,7 +109,8 @@ static void alloc_basic_resources(void) {
   /* sent[u] and ready[u] are both written by u: adjacent lines share a host
    * cache line, so one transfer carries both. */
   for (int u = 0; u < rcce_g.nue; u++) {
-    if (rcce_iflag_alloc(&rcce_g.sent[u]) || rcce_iflag_alloc(&rcce_g.ready[u])) die("%s", "no MPB line left for flags");
+    if (rcce_iflag_alloc(&rcce_g.sent[u]) || rcce_iflag_alloc(&rcce_g.ready[u]))
+      die("%s", "no MPB line left for flags");
   }
 }
 
@@ -163,7 +163,8 @@ static int init_common(int flag_mode, int gory) {
   RCCE_IAM = rcce_g.ue;
   RCCE_NP = rcce_g.nue;
   for (int u = 0; u < rcce_g.nue; u++) RCCE_comm_buffer[u] = hw_mpb(&rcce_g.job, hw_ue(&rcce_g.job, u)->core);
-  if (h->set.asym_fence && hw_asym_fence_register() != 0) die("%s", "membarrier registration refused (set OPENSCC_ASYM_FENCE=0)");
+  if (h->set.asym_fence && hw_asym_fence_register() != 0)
+    die("%s", "membarrier registration refused (set OPENSCC_ASYM_FENCE=0)");
   allow_single_copy_peers(h);
   struct hw_ue *me = hw_ue(&rcce_g.job, rcce_g.ue);
   me->pid = (int32_t)getpid();
@@ -190,12 +191,12 @@ static int init_common(int flag_mode, int gory) {
 
 /* One entry point per compile-time variant (RCCE.h renames RCCE_init), each
  * exported: the library's own build declares only RCCE_init. */
-#define INIT_VARIANT(name, flag_mode, gory)  \
+#define INIT_VARIANT(name, flag_mode, gory)      \
   OPENSCC_API int name(int *argc, char ***argv); \
-  int name(int *argc, char ***argv) {        \
-    (void)argc;                              \
-    (void)argv;                              \
-    return init_common(flag_mode, gory);     \
+  int name(int *argc, char ***argv) {            \
+    (void)argc;                                  \
+    (void)argv;                                  \
+    return init_common(flag_mode, gory);         \
   }
 INIT_VARIANT(RCCE_init, RCCE_FLAGMODE_BIG, 0)
 INIT_VARIANT(RCCE_init_gory, RCCE_FLAGMODE_BIG, 1)

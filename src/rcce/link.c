@@ -8,7 +8,7 @@
  *            16-23: the message's address in the sender (RCCE_peek)
  * The rest of the line is written before word 0 (release), so a receiver
  * that sees the step sees its header: the size travels with the signal as
- * with iRCCE's tagged flags (seed 004 section V), which is what
+ * with iRCCE's tagged flags ([SCC-2BOARD] sec. V (docs/references.md)), which is what
  * iRCCE_ANY_LENGTH, RCCE_peek and size checks need.  Single-bit flags carry
  * no header.
  */
@@ -16,7 +16,6 @@
 
 #include "rcce_internal.h"
 
-#define SEQ_HALF 0x00800000u
 #define TAG_SHIFT 24
 
 struct sent_header {
@@ -25,22 +24,10 @@ struct sent_header {
 };
 _Static_assert(sizeof(struct sent_header) <= RCCE_LINE_SIZE, "header must fit a flag line");
 
-/* The value a flag holds after step k: the number itself in a big flag, its
- * parity in a single bit (the protocol never lets two steps overlap there). */
-static int seq_value(const struct rcce_link *l, uint32_t k) { return l->sent.bit < 0 ? (int)(k & RCCE_SEQ_MASK) : (int)(k & 1); }
-
 static unsigned char *sent_line(const struct rcce_link *l, int ue) { return rcce_mpb_of(ue) + l->sent.off; }
 
-int rcce_link_reached(const struct rcce_link *l, struct rcce_iflag f, int v) {
-  int now = rcce_iflag_read(f, rcce_g.ue);
-  if (!l->seq || f.bit >= 0) return now == v;
-  /* Sequence numbers only grow: "reached" is modular >=, so a pipelined
-   * sender one step ahead (iRCCE_ssend) is seen as well. */
-  return (((uint32_t)now - (uint32_t)v) & RCCE_SEQ_MASK) < SEQ_HALF;
-}
-
 int rcce_link_announce(struct rcce_link *l, int dest, const struct rcce_msg_info *m, const void *tag) {
-  int v = l->seq ? seq_value(l, ++*l->seq) : RCCE_FLAG_SET;
+  int v = l->seq ? rcce_link_seq_value(l, ++*l->seq) : RCCE_FLAG_SET;
   if (rcce_link_has_header(l) && m) {
     unsigned char *line = sent_line(l, dest);
     if (tag) {
@@ -72,8 +59,6 @@ void rcce_link_header(const struct rcce_link *l, struct rcce_msg_info *m) {
 
 void rcce_link_tag_copy(const struct rcce_link *l, void *dst, size_t n) { memcpy(dst, sent_line(l, rcce_g.ue) + 4, n); }
 
-int rcce_link_next_value(const struct rcce_link *l) { return l->seq ? seq_value(l, *l->seq + 1) : RCCE_FLAG_SET; }
-
 /* Gory flags are reset by their owner once seen; sequence numbers are not. */
 static void consume(struct rcce_iflag f, const struct rcce_link *l) {
   if (timing_enabled) rcce_iflag_seen(f, rcce_g.ue);
@@ -100,5 +85,5 @@ int rcce_link_arrived(struct rcce_link *l) {
 }
 
 void rcce_link_recv_ack(struct rcce_link *l, int src) {
-  rcce_iflag_write(l->ready, l->seq ? seq_value(l, *l->seq) : RCCE_FLAG_SET, src);
+  rcce_iflag_write(l->ready, l->seq ? rcce_link_seq_value(l, *l->seq) : RCCE_FLAG_SET, src);
 }

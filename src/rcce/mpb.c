@@ -10,8 +10,8 @@ t_vcharp rcce_alloc_lines(struct range_alloc *ra, unsigned char *base, size_t si
   uint64_t lines = (size + rcce_g.line - 1) / rcce_g.line;
   int64_t start = lines ? rcce_range_alloc_low(ra, lines) : -1;
   if (start < 0) {
-    rcce_error(RCCE_DEBUG_COMM, RCCE_ERROR_MALLOC, where, "%zu bytes requested, largest free %s block %llu bytes",
-               size, what, (unsigned long long)(rcce_range_largest_free(ra) * rcce_g.line));
+    rcce_error(RCCE_DEBUG_COMM, RCCE_ERROR_MALLOC, where, "%zu bytes requested, largest free %s block %llu bytes", size,
+               what, (unsigned long long)(rcce_range_largest_free(ra) * rcce_g.line));
     return NULL;
   }
   return base + start * rcce_g.line;
@@ -60,7 +60,8 @@ void RCCE_free(t_vcharp ptr) {
  * address is given in the caller's own MPB (RCCE's convention). */
 static int copy_one_sided(t_vcharp mpb_addr, t_vcharp priv, int num_bytes, int ID, int to_mpb) {
   const char *where = to_mpb ? "RCCE_put" : "RCCE_get";
-  int mpb_err = to_mpb ? RCCE_ERROR_TARGET : RCCE_ERROR_SOURCE, priv_err = to_mpb ? RCCE_ERROR_SOURCE : RCCE_ERROR_TARGET;
+  int mpb_err = to_mpb ? RCCE_ERROR_TARGET : RCCE_ERROR_SOURCE,
+      priv_err = to_mpb ? RCCE_ERROR_SOURCE : RCCE_ERROR_TARGET;
   uint64_t off;
   int rc = rcce_check_ue(ID, where);
   if (rc != RCCE_SUCCESS) return rc;

@@ -1,5 +1,5 @@
 /*
- * RCCE_peek (seed 000, Ruby on SCC): the first bytes of the next message
+ * RCCE_peek ([RUBY-2011] (docs/references.md), Ruby on SCC): the first bytes of the next message
  * from a source, which stays pending.
  */
 #define _GNU_SOURCE

@@ -1,7 +1,7 @@
 /*
  * RCCE power management on the emulated configuration registers: one
  * frequency divider per tile, one voltage level per 2x2-tile domain
- * (scc-reference.md sections 1 and 2).  RCCE's rules: the master of a
+ * (docs/references.md refs 1 and 2).  RCCE's rules: the master of a
  * voltage domain changes the domain (the other UEs' calls do nothing), and
  * a frequency change sets every tile of it; the lowest voltage level whose cap
  * admits the frequency is chosen; frequency goes down before voltage and up
@@ -88,7 +88,8 @@ int RCCE_wait_power(RCCE_REQUEST *req) {
   TIMING_SCOPE();
   const char *where = "RCCE_wait_power";
   if (!is_domain_master()) return RCCE_SUCCESS;
-  if (!request_pending()) return rcce_error(RCCE_DEBUG_RPC, RCCE_ERROR_NO_ACTIVE_RPC_REQUEST, where, "no request started");
+  if (!request_pending())
+    return rcce_error(RCCE_DEBUG_RPC, RCCE_ERROR_NO_ACTIVE_RPC_REQUEST, where, "no request started");
   if (!req) return rcce_error(RCCE_DEBUG_RPC, RCCE_ERROR_RPC_NOT_ALLOCATED, where, "NULL request");
   if (req->release)
     return rcce_error(RCCE_DEBUG_RPC, RCCE_ERROR_STALE_RPC_REQUEST, where, "the request was already completed");

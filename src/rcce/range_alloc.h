@@ -16,7 +16,7 @@ struct range_alloc {
   uint64_t total;
   struct range *free_list; /* sorted by start, coalesced */
   int nfree, free_cap;
-  struct range *used;      /* unsorted */
+  struct range *used; /* unsorted */
   int nused, used_cap;
 };
 

@@ -59,7 +59,7 @@ int rcce_at_finalize(void (*fn)(void));
 void rcce_count_message(int sending, int peer, size_t size);
 
 /* --- flags ---------------------------------------------------------------- */
-/* Tagged flag payload beside the 4-byte value (seed 004 section V). */
+/* Tagged flag payload beside the 4-byte value ([SCC-2BOARD] sec. V (docs/references.md)). */
 #define RCCE_TAG_BYTES (RCCE_LINE_SIZE - 4)
 /* Where the payload of big flag `flag` starts in every UE's MPB (RCCE_SUCCESS),
  * or the flag's error code (not reported). */

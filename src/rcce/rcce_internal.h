@@ -44,13 +44,13 @@ struct rcce_state {
   int ue, nue, core;
   int flag_mode; /* RCCE_FLAGMODE_BIG or RCCE_FLAGMODE_SINGLEBIT */
   int gory;
-  uint32_t line;       /* line size (RCCE_LINE_SIZE) */
-  uint32_t mpb_bytes;  /* MPB bytes per core */
-  struct range_alloc mpb_alloc;  /* in lines of my MPB */
-  unsigned char *flag_line;      /* per MPB line: 1 if it holds flags */
-  struct rcce_sbline *sblines;   /* single-bit flag lines */
+  uint32_t line;                /* line size (RCCE_LINE_SIZE) */
+  uint32_t mpb_bytes;           /* MPB bytes per core */
+  struct range_alloc mpb_alloc; /* in lines of my MPB */
+  unsigned char *flag_line;     /* per MPB line: 1 if it holds flags */
+  struct rcce_sbline *sblines;  /* single-bit flag lines */
   int nsblines, sblines_cap;
-  struct range_alloc shm_alloc;  /* in lines of the shared region */
+  struct range_alloc shm_alloc;    /* in lines of the shared region */
   struct rcce_iflag *sent, *ready; /* basic interface: per peer */
   uint32_t *send_seq, *recv_seq;   /* basic interface: link steps per peer */
   struct rcce_xfer *send_queue;    /* xfer.c: outgoing transfers, FIFO */
@@ -60,14 +60,14 @@ struct rcce_state {
    * any-source receives): run on every progress, and whether it can move. */
   void (*extra_progress)(void);
   int (*extra_can_move)(void);
-  int extra_waiting;               /* requests of that layer not yet in a queue */
+  int extra_waiting; /* requests of that layer not yet in a queue */
   int debug_mask;
   int comm_count;
-  int flag_reads_unchanged; /* user polling with RCCE_flag_read: yield when long */
-  int tagged;      /* job option --flags tagged, with big flags */
-  int rplg;        /* job option --scheme rplg: senders put into the receiver's buffer */
-  int landing_owner; /* RPLG: the UE allowed to put into my buffer, or -1 */
-  size_t last_recv_size; /* iRCCE_get_length */
+  int flag_reads_unchanged;        /* user polling with RCCE_flag_read: yield when long */
+  int tagged;                      /* job option --flags tagged, with big flags */
+  int rplg;                        /* job option --scheme rplg: senders put into the receiver's buffer */
+  int landing_owner;               /* RPLG: the UE allowed to put into my buffer, or -1 */
+  size_t last_recv_size;           /* iRCCE_get_length */
   void (*finalize_hooks[4])(void); /* rcce_at_finalize */
   int nfinalize_hooks;
 };
@@ -90,6 +90,18 @@ static inline void rcce_mpb_read(void *dst, const volatile void *mpb, size_t n) 
   if (timing_enabled) timing_mpb_copy(mpb, n, 0);
 }
 static inline struct rcce_ue_counters *rcce_counters(void) { return &rcce_g.ue_shared[rcce_g.ue].counters; }
+/* rcce_count_message (rcce_iface.h), inline on the message path. */
+static inline void rcce_counters_add_message(int sending, int peer, size_t size) {
+  struct rcce_ue_counters *c = rcce_counters();
+  if (sending) {
+    c->msgs_sent++;
+    c->bytes_sent += size;
+  } else {
+    c->msgs_recv++;
+    c->bytes_recv += size;
+  }
+  if (rcce_g.job.hdr->set.trace_level >= HW_TRACE_TARGETS) timing_record_message(sending, peer, size);
+}
 
 /* Flags. */
 int rcce_iflag_alloc(struct rcce_iflag *f);
@@ -122,9 +134,9 @@ enum {
 };
 struct rcce_msg_info {
   size_t size;
-  uint32_t mode;             /* RCCE_MSG_* */
-  int tagged;                /* the data is in the sent flag's line */
-  uint64_t sender_addr;      /* the message in the sender's private memory */
+  uint32_t mode;        /* RCCE_MSG_* */
+  int tagged;           /* the data is in the sent flag's line */
+  uint64_t sender_addr; /* the message in the sender's private memory */
 };
 /* Step numbers in a big sent/ready flag (link.c). */
 #define RCCE_SEQ_MASK 0x00ffffffu
@@ -137,6 +149,26 @@ static inline int rcce_link_tagged(const struct rcce_link *l, size_t size) {
   return rcce_g.tagged && rcce_link_has_header(l) && size <= RCCE_TAG_BYTES;
 }
 
+/* The value a flag holds after step k: the number itself in a big flag, its
+ * parity in a single bit (the protocol never lets two steps overlap there).
+ * This and the two below are inline: every step and every poll of a wait
+ * asks them. */
+static inline int rcce_link_seq_value(const struct rcce_link *l, uint32_t k) {
+  return l->sent.bit < 0 ? (int)(k & RCCE_SEQ_MASK) : (int)(k & 1);
+}
+/* `sent` value of the next step. */
+static inline int rcce_link_next_value(const struct rcce_link *l) {
+  return l->seq ? rcce_link_seq_value(l, *l->seq + 1) : RCCE_FLAG_SET;
+}
+/* Whether my copy of flag f has reached value v of link l's protocol. */
+static inline int rcce_link_reached(const struct rcce_link *l, struct rcce_iflag f, int v) {
+  int now = rcce_iflag_read(f, rcce_g.ue);
+  if (!l->seq || f.bit >= 0) return now == v;
+  /* Sequence numbers only grow: "reached" is modular >=, so a pipelined
+   * sender one step ahead (iRCCE_ssend) is seen as well (half the range). */
+  return (((uint32_t)now - (uint32_t)v) & RCCE_SEQ_MASK) < (RCCE_SEQ_MASK + 1) / 2;
+}
+
 /* Link steps (link.c), none of which blocks. */
 void rcce_link_recv_take(struct rcce_link *l);         /* consume the step waited for */
 void rcce_link_recv_ack(struct rcce_link *l, int src); /* acknowledge it */
@@ -144,11 +176,8 @@ void rcce_link_recv_ack(struct rcce_link *l, int src); /* acknowledge it */
  * value the acknowledgement will hold. */
 int rcce_link_announce(struct rcce_link *l, int dest, const struct rcce_msg_info *m, const void *tag);
 int rcce_link_acked(struct rcce_link *l, int ack_value); /* 1 (and consumed) when acknowledged */
-int rcce_link_next_value(const struct rcce_link *l);     /* `sent` value of the next step */
 int rcce_link_waiting(const struct rcce_link *l);        /* 1 when the next step is there */
 int rcce_link_arrived(struct rcce_link *l);              /* 1 (and consumed) when the step is there */
-/* Whether my copy of flag f has reached value v of link l's protocol. */
-int rcce_link_reached(const struct rcce_link *l, struct rcce_iflag f, int v);
 /* The header of the waiting first step (links with headers only). */
 void rcce_link_header(const struct rcce_link *l, struct rcce_msg_info *m);
 /* Copy a tagged message's data out of my copy of the sent flag's line. */
@@ -166,12 +195,12 @@ struct rcce_xfer {
   struct rcce_link link;
   struct rcce_msg_info msg;
   int peer, sending, step, sc_step, queued, any_length, error;
-  uint32_t sc_status;            /* single_copy.c: how my half of the copy went */
-  uint32_t acked;                /* pipelined sender: chunks acknowledged */
-  int first_value;               /* pipelined sender: the first chunk's step value */
-  struct rcce_iflag wait_flag;   /* when stuck: my copy of this flag must reach wait_value */
+  uint32_t sc_status;          /* single_copy.c: how my half of the copy went */
+  uint32_t acked;              /* pipelined sender: chunks acknowledged */
+  int first_value;             /* pipelined sender: the first chunk's step value */
+  struct rcce_iflag wait_flag; /* when stuck: my copy of this flag must reach wait_value */
   int wait_value;
-  int wait_landing;              /* when stuck: waiting for my landing buffer (RPLG) */
+  int wait_landing; /* when stuck: waiting for my landing buffer (RPLG) */
   struct rcce_xfer *next;
 };
 _Static_assert(sizeof(struct rcce_xfer) <= sizeof(struct rcce_xfer_storage) &&
@@ -207,8 +236,8 @@ static inline uint32_t rcce_basic_buff_off(void) { return (uint32_t)(RCCE_buff_p
  * to completion -- alone, by its own steps, sleeping on the flag it is stuck
  * on; behind queued transfers, in the queue (messages stay in order).  size
  * may be RCCE_ANY_LENGTH_INTERNAL for a receive (rcce_g.last_recv_size tells it). */
-int rcce_send_general(const char *priv, uint32_t comb_off, size_t chunk, struct rcce_link *l, size_t size,
-                      int dest, int pipelined);
+int rcce_send_general(const char *priv, uint32_t comb_off, size_t chunk, struct rcce_link *l, size_t size, int dest,
+                      int pipelined);
 int rcce_recv_general(char *priv, uint32_t comb_off, size_t chunk, struct rcce_link *l, size_t size, int src,
                       int *test);
 /* Copy the first n bytes of the next message waiting from src (RCCE_peek). */

@@ -1,11 +1,11 @@
 /*
  * The blocking message calls: synchronous send/recv through the MPB.  RCCE's
- * local-put/remote-get scheme (seed 004 section IV): the sender copies a
+ * local-put/remote-get scheme ([SCC-2BOARD] sec. IV (docs/references.md)): the sender copies a
  * chunk into its own MPB and sets the "sent" flag in the receiver's MPB; the
  * receiver copies the chunk out of the sender's MPB and sets the "ready"
  * flag in the sender's MPB.  RCCE_send returns only when the receiver has
  * the data.  With tagged flags a short message travels in the sent flag's
- * line itself (seed 004 section V).
+ * line itself ([SCC-2BOARD] sec. V).
  *
  * The calls of the basic interface (library flags and send buffer) land on
  * rcce_send_general / rcce_recv_general, which run one transfer of the
@@ -58,7 +58,7 @@ int rcce_multicast(const char *buf, size_t size) {
   rcce_mpb_write(RCCE_buff_ptr, buf, size);
   for (int u = 0; u < rcce_g.nue; u++) {
     if (u == rcce_g.ue) continue;
-    rcce_count_message(1, u, size);
+    rcce_counters_add_message(1, u, size);
     links[u] = rcce_basic_send_link(u);
     value[u] = rcce_link_announce(&links[u], u, &m, NULL);
   }

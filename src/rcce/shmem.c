@@ -15,14 +15,14 @@ void RCCE_shfree(t_vcharp ptr) {
 }
 
 /* On the SCC this flushes the write-combine buffer so uncached writes reach
- * DDR3 (scc-reference.md section 1, "MPBT type"); here a full fence. */
+ * DDR3 (docs/references.md ref 1, "MPBT type"); here a full fence. */
 void RCCE_shflush(void) { __atomic_thread_fence(__ATOMIC_SEQ_CST); }
 int RCCE_DCMflush(void) {
   __atomic_thread_fence(__ATOMIC_SEQ_CST);
   return RCCE_SUCCESS;
 }
 
-/* One test-and-set register per core (scc-reference.md section 1).  Both
+/* One test-and-set register per core (docs/references.md ref 1).  Both
  * return int, as RCCE declares them: RCCE_SUCCESS or RCCE_ERROR_ID. */
 int RCCE_acquire_lock(int ID) {
   TIMING_SCOPE();

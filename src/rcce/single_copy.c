@@ -70,9 +70,9 @@ static int sender_poll(struct rcce_xfer *x, volatile struct sc_desc *d) {
         if (!rcce_link_acked(&x->link, x->wait_value)) return 0;
         if (d->mode != SC_CMA || d->receiver_addr == 0) return -1;
         size_t split = split_point(x->size);
-        x->sc_status = split == x->size ? SC_DONE
-                                        : cross_copy(d->receiver_pid, x->priv + split, d->receiver_addr + split,
-                                                     x->size - split, 1);
+        x->sc_status = split == x->size
+                           ? SC_DONE
+                           : cross_copy(d->receiver_pid, x->priv + split, d->receiver_addr + split, x->size - split, 1);
         d->sender_status = x->sc_status;
         announce(x);
         x->sc_step = SC_STEP_COMPLETE;

@@ -6,7 +6,7 @@
  *
  * A message starts with one step that tells the receiver what follows
  * (link.c): a tagged message is complete with it; under remote-put/local-get
- * (seed 004 section IV) it is the sender's request (the "probe flag"), which
+ * ([SCC-2BOARD] sec. IV (docs/references.md)) it is the sender's request (the "probe flag"), which
  * the receiver grants once its buffer is free, after which the sender puts
  * the data into the receiver's buffer; under local-put/remote-get the first
  * step already carries the first chunk in the sender's buffer.  The data then
@@ -26,6 +26,10 @@
 #include "rcce_internal.h"
 #include "single_copy.h"
 
+/* On every blocking call's path (xfer_run): inlined whole, so that the call
+ * runs its steps without a function call per step. */
+#define XFER_HOT static inline __attribute__((always_inline))
+
 enum {
   XFER_BEGIN = 0,   /* sender: first announcement; receiver: wait for the first step */
   XFER_GRANT,       /* RPLG: sender waits for / receiver gives the buffer */
@@ -34,7 +38,7 @@ enum {
   XFER_PIPELINE,    /* two half-buffer chunks in flight */
   XFER_SINGLE_COPY, /* single_copy.c owns the steps */
   XFER_DONE,
-  XFER_FAILED,      /* the receive did not fit the message (x->error) */
+  XFER_FAILED, /* the receive did not fit the message (x->error) */
 };
 
 /* rcce_xfer_start, inline in this file's blocking calls. */
@@ -59,9 +63,11 @@ static inline void xfer_init(struct rcce_xfer *x, char *priv, size_t size, uint3
   x->acked = 0;
   x->wait_landing = 0;
   if (!sending) return; /* the receiver learns the rest from the first step (first_step_info) */
-  x->msg = (struct rcce_msg_info){.size = size, .tagged = rcce_link_tagged(l, size), .sender_addr = (uint64_t)(uintptr_t)priv};
+  x->msg = (struct rcce_msg_info){
+      .size = size, .tagged = rcce_link_tagged(l, size), .sender_addr = (uint64_t)(uintptr_t)priv};
+  if (size <= chunk) return; /* one chunk: neither single-copy nor pipelined */
   if (rcce_single_copy_wanted(size, chunk)) x->msg.mode = RCCE_MSG_SINGLE_COPY;
-  else if (pipelined && rcce_link_has_header(l) && size > chunk) x->msg.mode = RCCE_MSG_PIPELINED;
+  else if (pipelined && rcce_link_has_header(l)) x->msg.mode = RCCE_MSG_PIPELINED;
 }
 
 void rcce_xfer_start(struct rcce_xfer *x, char *priv, size_t size, uint32_t comb_off, size_t chunk,
@@ -99,8 +105,8 @@ static void finish(struct rcce_xfer *x) {
 
 /* --- sender ----------------------------------------------------------- */
 
-static int send_begin(struct rcce_xfer *x) {
-  rcce_count_message(1, x->peer, x->size);
+XFER_HOT int send_begin(struct rcce_xfer *x) {
+  rcce_counters_add_message(1, x->peer, x->size);
   if (x->msg.tagged) {
     stuck_on(x, x->link.ready, rcce_link_announce(&x->link, x->peer, &x->msg, x->priv));
     x->step = XFER_TAG_ACK;
@@ -138,7 +144,9 @@ static int send_chunk(struct rcce_xfer *x) {
 /* Pipelined (iRCCE 2.0's two sub-chunks): chunk k goes to half k % 2, and
  * the sender may run one chunk ahead of the receiver's acknowledgements;
  * x->done counts bytes announced, x->acked chunks acknowledged. */
-static int ack_value(const struct rcce_xfer *x, uint32_t k) { return (int)(((uint32_t)x->first_value + k) & RCCE_SEQ_MASK); }
+static int ack_value(const struct rcce_xfer *x, uint32_t k) {
+  return (int)(((uint32_t)x->first_value + k) & RCCE_SEQ_MASK);
+}
 
 static int send_pipelined(struct rcce_xfer *x) {
   size_t half = half_of(x);
@@ -173,7 +181,8 @@ static int send_pipelined(struct rcce_xfer *x) {
  * what a receive of `size` expects (single-bit flags carry no header). */
 static void first_step_info(const struct rcce_link *l, size_t size, size_t chunk, struct rcce_msg_info *m) {
   if (rcce_link_has_header(l)) rcce_link_header(l, m);
-  else *m = (struct rcce_msg_info){.size = size, .mode = rcce_single_copy_wanted(size, chunk) ? RCCE_MSG_SINGLE_COPY : 0};
+  else
+    *m = (struct rcce_msg_info){.size = size, .mode = rcce_single_copy_wanted(size, chunk) ? RCCE_MSG_SINGLE_COPY : 0};
 }
 
 static int recv_fail(struct rcce_xfer *x, size_t got) {
@@ -188,12 +197,12 @@ static int next_step_there(struct rcce_xfer *x) {
   return rcce_link_reached(&x->link, x->wait_flag, x->wait_value);
 }
 
-static int recv_begin(struct rcce_xfer *x) {
+XFER_HOT int recv_begin(struct rcce_xfer *x) {
   if (!next_step_there(x)) return 0;
   first_step_info(&x->link, x->size, x->chunk, &x->msg);
   if (x->any_length) x->size = x->msg.size;
   else if (x->msg.size != x->size) return recv_fail(x, x->msg.size);
-  rcce_count_message(0, x->peer, x->size);
+  rcce_counters_add_message(0, x->peer, x->size);
   rcce_g.last_recv_size = x->size;
   if (x->msg.tagged) {
     rcce_link_tag_copy(&x->link, x->priv, x->size);
@@ -254,7 +263,7 @@ static int single_copy_step(struct rcce_xfer *x) {
 /* One step of a transfer in direction `sending` (x->sending); 1 when it
  * made progress, 0 when stuck.  Inline, so that a blocking call, whose
  * direction is a constant, keeps only its own direction's steps. */
-static inline __attribute__((always_inline)) int xfer_step_dir(struct rcce_xfer *x, int sending) {
+XFER_HOT int xfer_step_dir(struct rcce_xfer *x, int sending) {
   switch (x->step) {
     case XFER_BEGIN: return sending ? send_begin(x) : recv_begin(x);
     case XFER_GRANT: return sending ? send_granted(x) : recv_grant(x);
@@ -338,9 +347,7 @@ static int any_head_can_move(void *unused) {
 
 int rcce_xfer_can_move(void) { return any_head_can_move(NULL); }
 
-int rcce_xfer_unclaimed(const struct rcce_link *l, int src) {
-  return !rcce_g.recv_queue[src] && rcce_link_waiting(l);
-}
+int rcce_xfer_unclaimed(const struct rcce_link *l, int src) { return !rcce_g.recv_queue[src] && rcce_link_waiting(l); }
 
 int rcce_xfer_waiting_from(int src) {
   if (src == rcce_g.ue) return 0;
@@ -380,24 +387,23 @@ static void wait_unstuck(struct rcce_xfer *x) {
 /* Run a started transfer of direction `sending` to completion; its error
  * code (the driver of the blocking calls, inline in them: this is every
  * RCCE_send's path). */
-static inline __attribute__((always_inline)) int xfer_run(struct rcce_xfer *x, int sending) {
+XFER_HOT int xfer_run(struct rcce_xfer *x, int sending) {
   /* Queued transfers (or an upper layer's waiting work) go first and keep
    * moving while this one waits: queue it behind them. */
   if (__builtin_expect(rcce_g.queued || rcce_g.extra_waiting, 0)) {
     if (!rcce_xfer_submit(x)) rcce_xfer_wait(x);
     return x->error;
   }
-  /* Alone: nothing else can move, so only x's own flag can unblock it. */
+  /* Alone: nothing else can move, so only x's own flag can unblock it.  Its
+   * steps are not counted in steps_taken: no poll is under way meanwhile. */
   skip_if_empty(x);
-  while (!rcce_xfer_done(x)) {
-    if (xfer_step_dir(x, sending)) steps_taken++;
-    else wait_unstuck(x);
-  }
+  while (!rcce_xfer_done(x))
+    if (!xfer_step_dir(x, sending)) wait_unstuck(x);
   return x->error;
 }
 
-int rcce_send_general(const char *priv, uint32_t comb_off, size_t chunk, struct rcce_link *l, size_t size,
-                      int dest, int pipelined) {
+int rcce_send_general(const char *priv, uint32_t comb_off, size_t chunk, struct rcce_link *l, size_t size, int dest,
+                      int pipelined) {
   if (timing_enabled) timing_message_call();
   struct rcce_xfer x;
   xfer_init(&x, (char *)priv, size, comb_off, chunk, l, dest, 1, pipelined);
@@ -424,9 +430,7 @@ unsigned long rcce_xfer_poll_start(void) {
   return before;
 }
 
-static int head_or_link_can_move(void *link) {
-  return any_head_can_move(NULL) || (link && rcce_link_waiting(link));
-}
+static int head_or_link_can_move(void *link) { return any_head_can_move(NULL) || (link && rcce_link_waiting(link)); }
 
 void rcce_xfer_poll_end(unsigned long started, int done, const struct rcce_link *l) {
   if (done || steps_taken != started) hw_poll_fruitful();

@@ -1,5 +1,5 @@
 /* rccerun --svm-check: lazy-release pages behave like the SCC's caches
- * (seed 003 sections 3 and 6.2).  A UE reads a private copy of a page, taken
+ * ([SVM-2012] secs. 3 and 6.2 (docs/references.md)).  A UE reads a private copy of a page, taken
  * at its first access after its last acquire; its writes go to that copy
  * and reach the frame at its next release or acquire, byte by byte (the
  * write-combine buffer writes only the bytes written).  So a UE that reads
@@ -18,8 +18,8 @@
 static unsigned char *twin(size_t page) { return svm_g.twins + page * SVM_PAGE_SIZE; }
 
 static void unmap_pages(size_t first, size_t n) {
-  mmap(svm_page_addr(first), n * SVM_PAGE_SIZE, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED,
-       -1, 0);
+  mmap(svm_page_addr(first), n * SVM_PAGE_SIZE, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED, -1,
+       0);
 }
 
 void svm_cache_fault(size_t page, int write) {

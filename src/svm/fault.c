@@ -1,6 +1,6 @@
 /* SVM page faults: first touch, read-only areas and the strong model's
- * ownership protocol over the mailboxes (svm_internal.h; seed 003 sections
- * 6.1-6.4, seed 000 section VI). */
+ * ownership protocol over the mailboxes (svm_internal.h; [SVM-2012] secs.
+ * 6.1-6.4, [METALSVM-2011] sec. VI (docs/references.md)). */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <signal.h>
@@ -66,7 +66,8 @@ static int on_system_mail(int src, const void *msg, size_t len, uint64_t stamp_p
   struct svm_mail m;
   if (len != sizeof m) return 0;
   memcpy(&m, msg, sizeof m);
-  if (m.type == MAIL_REQUEST) return ring_push_unique(&incoming, (struct svm_request){m.page, m.requester, src, stamp_ps});
+  if (m.type == MAIL_REQUEST)
+    return ring_push_unique(&incoming, (struct svm_request){m.page, m.requester, src, stamp_ps});
   if ((int64_t)m.page == svm_g.wanted) { /* a grant for a page no longer wanted is stale: dropped */
     svm_g.grant_src = src;
     svm_g.grant_stamp = stamp_ps;
@@ -97,7 +98,7 @@ static int still_wanted(const struct svm_request *r) {
   return __atomic_load_n(&svm_g.pool->want[r->requester], __ATOMIC_ACQUIRE) == (int64_t)r->page + 1;
 }
 
-/* The owner's side of seed 003 section 6.1 (steps 3-5), or a forward. */
+/* The owner's side of [SVM-2012] sec. 6.1 (steps 3-5), or a forward. */
 static void serve(struct svm_request r) {
   if (r.page >= svm_g.npages || r.requester < 0 || r.requester >= rcce_ue_count()) return;
   if (!still_wanted(&r)) return; /* stale: the requester has the page, or took it when its owner left */
@@ -110,8 +111,8 @@ static void serve(struct svm_request r) {
   timing_interrupt_enter(&t);
   mailbox_charge_async(r.from, r.stamp_ps);
   if (o == me1()) {
-    svm_map(r.page, SVM_MAPPED_NONE); /* 3: clear the access permission */
-    svm_flush();                      /*    and flush */
+    svm_map(r.page, SVM_MAPPED_NONE);                                          /* 3: clear the access permission */
+    svm_flush();                                                               /*    and flush */
     __atomic_store_n(&svm_g.owner[r.page], r.requester + 1, __ATOMIC_RELEASE); /* 4: the new owner */
     SVM_COUNT(served);
     if (timing_enabled) timing_ddr_word(svm_g.owner_shared_off + (uint64_t)r.page * sizeof(int32_t), 1);
@@ -149,7 +150,7 @@ static int owner_changed_or_granted(void *p) {
 
 /* The faulting UE's side (steps 1-2): ask the owner once (a request that
  * misses the owner is forwarded), then wait until the owner vector names
- * this UE and the owner's reply mail has come (seed 003 6.1: the reply, not
+ * this UE and the owner's reply mail has come ([SVM-2012] sec. 6.1: the reply, not
  * polling the vector, ends the wait).  A page nobody owns (a first touch,
  * or its owner left) is taken without asking.  When a UE has left since the
  * request went out, the request may have been lost with it: ask the owner
@@ -224,11 +225,14 @@ static void on_segv(int sig, siginfo_t *info, void *vctx) {
   }
   svm_g.touched[page] = 1;
   if (svm_g.departed) segfault("SVM access at %p after RCCE_finalize", info->si_addr);
-  else if (!svm_g.model[page]) segfault("access to %p, which lies in no svm_alloc area (never allocated, or freed)", info->si_addr);
-  else if (svm_g.readonly[page] && write) segfault("write to %p in a read-only SVM area (svm_protect_readonly)", info->si_addr);
+  else if (!svm_g.model[page])
+    segfault("access to %p, which lies in no svm_alloc area (never allocated, or freed)", info->si_addr);
+  else if (svm_g.readonly[page] && write)
+    segfault("write to %p in a read-only SVM area (svm_protect_readonly)", info->si_addr);
   else if (svm_g.readonly[page]) svm_map((size_t)page, SVM_MAPPED_READ);
   else if (svm_g.model[page] == SVM_LAZY_RELEASE && svm_g.check) svm_cache_fault((size_t)page, write);
-  else if (svm_g.model[page] == SVM_LAZY_RELEASE) svm_map((size_t)page, SVM_MAPPED_WRITE); /* seed 003 6.2: stays mapped */
+  else if (svm_g.model[page] == SVM_LAZY_RELEASE)
+    svm_map((size_t)page, SVM_MAPPED_WRITE); /* [SVM-2012] sec. 6.2: stays mapped */
   else {
     /* Requests for the page wait (serve) from here until the access has
      * executed: until the single-step trap after the faulting instruction. */
@@ -264,7 +268,8 @@ static void on_trap(int sig, siginfo_t *info, void *vctx) {
 }
 
 int svm_fault_start(void) {
-  unsigned cap = 4u * (unsigned)rcce_ue_count() + 16; /* one request per requester (copies merge), plus stale ones of one drain */
+  unsigned cap =
+      4u * (unsigned)rcce_ue_count() + 16; /* one request per requester (copies merge), plus stale ones of one drain */
   incoming = (struct request_ring){calloc(cap, sizeof(struct svm_request)), 0, 0, cap};
   deferred = (struct request_ring){calloc(cap, sizeof(struct svm_request)), 0, 0, cap};
   if (!incoming.r || !deferred.r) return -1;
@@ -286,7 +291,8 @@ void svm_fault_depart(void) {
    * vector entry cleared and take it), and count the departure: UEs whose
    * request this UE took with it ask again (acquire). */
   mailbox_close();
-  mmap(svm_g.base, svm_g.npages * SVM_PAGE_SIZE, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED, -1, 0);
+  mmap(svm_g.base, svm_g.npages * SVM_PAGE_SIZE, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED, -1,
+       0);
   memset(svm_g.mapped, 0, svm_g.npages);
   for (size_t p = 0; p < svm_g.npages; p++) {
     int32_t mine = me1();

@@ -1,4 +1,4 @@
-/* Page frames of the SVM pool: affinity-on-first-touch allocation (seed 003
+/* Page frames of the SVM pool: affinity-on-first-touch allocation ([SVM-2012] (docs/references.md)
  * section 6.3) and mapping frames into the window. */
 #define _GNU_SOURCE
 #include <string.h>
@@ -8,7 +8,8 @@
 
 static void pool_lock(void) {
   volatile uint32_t *w = (volatile uint32_t *)&svm_g.pool->lock;
-  if (timing_enabled) timing_tas_access(rcce_my_core()); /* seed 003: the scratch pad's lock is a test-and-set register */
+  if (timing_enabled)
+    timing_tas_access(rcce_my_core()); /* [SVM-2012]: the scratch pad's lock is a test-and-set register */
   while (__atomic_exchange_n(w, 1, __ATOMIC_ACQUIRE) != 0)
     while (__atomic_load_n(w, __ATOMIC_RELAXED)) hw_cpu_relax();
 }
@@ -39,7 +40,8 @@ static int64_t take_frame(void) {
   for (int n = 0; n < c->n_mc; n++) {
     int best = -1;
     for (int m = 0; m < c->n_mc; m++)
-      if (!tried[m] && (best < 0 || chip_mc_hops(c, rcce_my_core(), m) < chip_mc_hops(c, rcce_my_core(), best))) best = m;
+      if (!tried[m] && (best < 0 || chip_mc_hops(c, rcce_my_core(), m) < chip_mc_hops(c, rcce_my_core(), best)))
+        best = m;
     tried[best] = 1;
     int64_t f = free_frame_at(best);
     if (f >= 0) return f;

@@ -60,7 +60,8 @@ static int collective(int op, int model, uint64_t a, uint64_t b) {
   char d0[96], d1[96];
   describe(d0, sizeof d0, &first);
   describe(d1, sizeof d1, &other);
-  return rcce_report(SVM_ERROR_NOT_COLLECTIVE, op_name(op), "not called collectively: UE 0 made call %llu %s, UE %d call %llu %s",
+  return rcce_report(SVM_ERROR_NOT_COLLECTIVE, op_name(op),
+                     "not called collectively: UE 0 made call %llu %s, UE %d call %llu %s",
                      (unsigned long long)first.seq, d0, odd, (unsigned long long)other.seq, d1);
 }
 
@@ -102,11 +103,12 @@ int svm_init(void) {
     return rcce_report(SVM_ERROR_NOMEM, "svm_init", "the SVM pool of %llu bytes holds no page (rccerun --svm-size)",
                        (unsigned long long)rcce_job()->hdr->svm_bytes);
   size_t bytes = svm_g.npages * SVM_PAGE_SIZE;
-  void *w = mmap(SVM_WINDOW_HINT, bytes, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED_NOREPLACE, -1, 0);
+  void *w =
+      mmap(SVM_WINDOW_HINT, bytes, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED_NOREPLACE, -1, 0);
   if (w != SVM_WINDOW_HINT) {
     if (w != MAP_FAILED) munmap(w, bytes);
-    return rcce_report(SVM_ERROR_NOMEM, "svm_init", "cannot reserve %zu bytes of address space at %p for the SVM window", bytes,
-                       SVM_WINDOW_HINT);
+    return rcce_report(SVM_ERROR_NOMEM, "svm_init",
+                       "cannot reserve %zu bytes of address space at %p for the SVM window", bytes, SVM_WINDOW_HINT);
   }
   svm_g.base = w;
   svm_g.model = calloc(svm_g.npages, 1);
@@ -120,8 +122,8 @@ int svm_init(void) {
     svm_g.twins = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
   }
   if (!svm_g.model || !svm_g.readonly || !svm_g.mapped || !svm_g.alloc_pages || !svm_g.touched ||
-      (svm_g.check && (!svm_g.copies || svm_g.twins == MAP_FAILED)) || rcce_range_alloc_init(&svm_g.vspace, svm_g.npages) ||
-      svm_fault_start() != 0)
+      (svm_g.check && (!svm_g.copies || svm_g.twins == MAP_FAILED)) ||
+      rcce_range_alloc_init(&svm_g.vspace, svm_g.npages) || svm_fault_start() != 0)
     return rcce_report(SVM_ERROR_NOMEM, "svm_init", "out of memory for the page tables");
   rcce_at_finalize(svm_depart);
   int rc = collective(OP_INIT, 0, svm_g.npages, 0);
@@ -133,15 +135,16 @@ int svm_init(void) {
 void *svm_alloc(size_t bytes, int model) {
   TIMING_SCOPE();
   int rc = svm_g.ready ? collective(OP_ALLOC, model, bytes, 0)
-                     : rcce_report(SVM_ERROR_NOT_INIT, "svm_alloc", "call svm_init first");
+                       : rcce_report(SVM_ERROR_NOT_INIT, "svm_alloc", "call svm_init first");
   if (rc == SVM_SUCCESS && (bytes == 0 || (model != SVM_STRONG && model != SVM_LAZY_RELEASE)))
-    rc = rcce_report(SVM_ERROR_ARG, "svm_alloc", "%zu bytes of model %d: give bytes > 0 and SVM_STRONG or SVM_LAZY_RELEASE",
-                     bytes, model);
+    rc = rcce_report(SVM_ERROR_ARG, "svm_alloc",
+                     "%zu bytes of model %d: give bytes > 0 and SVM_STRONG or SVM_LAZY_RELEASE", bytes, model);
   size_t n = (bytes + SVM_PAGE_SIZE - 1) / SVM_PAGE_SIZE;
   int64_t first = rc == SVM_SUCCESS ? rcce_range_alloc_low(&svm_g.vspace, n) : -1;
   if (rc == SVM_SUCCESS && first < 0)
-    rc = rcce_report(SVM_ERROR_NOMEM, "svm_alloc", "%zu pages asked, the SVM window has %llu free in one piece (rccerun --svm-size)",
-                     n, (unsigned long long)rcce_range_largest_free(&svm_g.vspace));
+    rc = rcce_report(SVM_ERROR_NOMEM, "svm_alloc",
+                     "%zu pages asked, the SVM window has %llu free in one piece (rccerun --svm-size)", n,
+                     (unsigned long long)rcce_range_largest_free(&svm_g.vspace));
   svm_g.last_error = rc;
   if (rc != SVM_SUCCESS) return NULL;
   memset(svm_g.model + first, model, n);
@@ -185,7 +188,7 @@ int svm_protect_readonly(void *p, size_t bytes) {
     if (!svm_g.model[q]) last = -1;
   if (first < 0 || last < first)
     return rcce_report(SVM_ERROR_ARG, "svm_protect_readonly", "[%p, +%zu) is not inside svm_alloc areas", p, bytes);
-  /* seed 003 section 6.4: the pages lose their write permission everywhere;
+  /* [SVM-2012] sec. 6.4 (docs/references.md): the pages lose their write permission everywhere;
    * nobody owns them any more, every UE may map them for reading. */
   for (int64_t q = first; q <= last; q++) {
     svm_g.readonly[q] = 1;
@@ -196,7 +199,7 @@ int svm_protect_readonly(void *p, size_t bytes) {
   return SVM_SUCCESS;
 }
 
-/* seed 003 section 3: the SVM's pages are write-through, so a release only
+/* [SVM-2012] sec. 3: the SVM's pages are write-through, so a release only
  * flushes the write-combine buffer, and an acquire invalidates L1 lines
  * tagged MPBT (CL1INVMB).  This host keeps memory coherent, so both are
  * fences -- unless --svm-check keeps private copies (cache.c). */
@@ -222,7 +225,8 @@ int svm_barrier(void) {
 
 static int check_lock(int id, const char *where) {
   if (!svm_g.ready) return rcce_report(SVM_ERROR_NOT_INIT, where, "call svm_init first");
-  if (id < 0 || id >= rcce_ue_count()) return rcce_report(SVM_ERROR_ARG, where, "lock %d does not exist (0..%d)", id, rcce_ue_count() - 1);
+  if (id < 0 || id >= rcce_ue_count())
+    return rcce_report(SVM_ERROR_ARG, where, "lock %d does not exist (0..%d)", id, rcce_ue_count() - 1);
   return SVM_SUCCESS;
 }
 

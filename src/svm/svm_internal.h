@@ -1,5 +1,5 @@
 /*
- * svm layer: MetalSVM's shared virtual memory (seed 003 section 6; seed 000
+ * svm layer: MetalSVM's shared virtual memory ([SVM-2012] sec. 6 (docs/references.md); [METALSVM-2011]
  * "The path to MetalSVM", section VI), above the mailbox layer.
  *
  * Memory.  Every UE reserves the same window of address space (svm_init);
@@ -8,10 +8,10 @@
  * its frame from the SVM pool at the end of the job segment at its first
  * touch (frames.c) and is mapped from the segment's file, so all UEs map one
  * frame.  The pool starts with its tables: frame of every page, owner vector
- * (seed 003 Fig. 5: in off-die shared memory), frame use, the collective
+ * ([SVM-2012] Fig. 5: in off-die shared memory), frame use, the collective
  * board.  Zero means "none" in every table, so a fresh segment is ready.
  *
- * Strong model (seed 003 section 6.1), fault.c: a page is mapped in its
+ * Strong model ([SVM-2012] sec. 6.1), fault.c: a page is mapped in its
  * owner only; an access elsewhere faults, the faulting UE mails a request to
  * the owner named by the owner vector and waits; the owner revokes its
  * mapping, flushes, writes the new owner into the vector and mails back; the
@@ -58,10 +58,10 @@ struct svm_call {
 struct svm_pool_header {
   _Atomic uint32_t lock; /* the frame allocator's lock (a test-and-set register on the SCC) */
   uint32_t pad;
-  uint64_t frames_allocated; /* statistics, under the lock */
+  uint64_t frames_allocated;     /* statistics, under the lock */
   uint64_t mc_hint[CHIP_MAX_MC]; /* lowest frame of each controller that may be free */
   struct svm_call board[HW_MAX_UES];
-  /* Strong model bookkeeping (fault.c; not part of seed 003's protocol, so
+  /* Strong model bookkeeping (fault.c; not part of [SVM-2012]'s protocol, so
    * model mode does not charge it): the page each UE is faulting on, + 1
    * (0: none), and how many UEs have left (RCCE_finalize). */
   _Atomic int64_t want[HW_MAX_UES];
@@ -72,28 +72,28 @@ struct svm_pool_header {
 struct svm_state {
   int ready, departed;
   struct svm_ue_shared *me; /* this UE's block (svm_shared.h) */
-  size_t npages;                 /* pages in the window = frames in the pool */
-  unsigned char *base;           /* the window */
+  size_t npages;            /* pages in the window = frames in the pool */
+  unsigned char *base;      /* the window */
   struct svm_pool_header *pool;
-  _Atomic uint32_t *frame_of;    /* per page: frame + 1, 0 none */
-  _Atomic int32_t *owner;        /* per page: owner UE + 1, 0 none (strong pages) */
-  unsigned char *frame_used;     /* per frame */
-  unsigned char *frames;         /* frame 0 in this process's mapping of the segment */
-  uint64_t frames_file_off;      /* frame 0's offset in the segment file */
-  uint64_t frames_shared_off;    /* frame 0's offset from the shared region's start (memory controller map) */
-  uint64_t owner_shared_off;     /* the owner vector's offset from there */
-  struct range_alloc vspace;     /* pages of the window */
-  unsigned char *model;          /* per page: 0 not allocated, SVM_STRONG, SVM_LAZY_RELEASE */
-  unsigned char *readonly;       /* per page */
-  unsigned char *mapped;         /* per page: enum svm_prot in this UE */
-  uint32_t *alloc_pages;         /* per first page of an area: its length in pages */
-  unsigned char *touched;        /* per page: this UE has faulted on it before (model mode charges the first) */
+  _Atomic uint32_t *frame_of; /* per page: frame + 1, 0 none */
+  _Atomic int32_t *owner;     /* per page: owner UE + 1, 0 none (strong pages) */
+  unsigned char *frame_used;  /* per frame */
+  unsigned char *frames;      /* frame 0 in this process's mapping of the segment */
+  uint64_t frames_file_off;   /* frame 0's offset in the segment file */
+  uint64_t frames_shared_off; /* frame 0's offset from the shared region's start (memory controller map) */
+  uint64_t owner_shared_off;  /* the owner vector's offset from there */
+  struct range_alloc vspace;  /* pages of the window */
+  unsigned char *model;       /* per page: 0 not allocated, SVM_STRONG, SVM_LAZY_RELEASE */
+  unsigned char *readonly;    /* per page */
+  unsigned char *mapped;      /* per page: enum svm_prot in this UE */
+  uint32_t *alloc_pages;      /* per first page of an area: its length in pages */
+  unsigned char *touched;     /* per page: this UE has faulted on it before (model mode charges the first) */
   /* rccerun --svm-check (cache.c): private copies of lazy-release pages. */
   int check;
-  unsigned char *twins;          /* per page: the copy before its first write since the last release */
-  uint32_t *copies;              /* pages with a copy, in the order taken */
+  unsigned char *twins; /* per page: the copy before its first write since the last release */
+  uint32_t *copies;     /* pages with a copy, in the order taken */
   size_t ncopies;
-  uint64_t calls;                /* collective calls made */
+  uint64_t calls; /* collective calls made */
   int last_error;
   /* Strong model, fault.c. */
   int64_t wanted;                /* page this UE waits to own, or -1 */
@@ -119,7 +119,7 @@ static inline int64_t svm_page_of(const void *p) {
 }
 
 /* frames.c: the page's frame, taken at the first touch from the memory
- * controller nearest to this UE's core (seed 003 section 6.3); a strong page
+ * controller nearest to this UE's core ([SVM-2012] sec. 6.3); a strong page
  * gets this UE as its first owner.  Returns the frame. */
 uint32_t svm_frame_of(size_t page);
 /* Give back the frames of pages [first, first+n) (svm_free). */
@@ -136,7 +136,7 @@ void svm_cache_acquire(void);
 void svm_cache_forget(size_t first, size_t n);
 
 /* fault.c */
-int svm_fault_start(void);    /* page-fault and trap handlers, mailbox hooks */
-void svm_fault_depart(void);  /* give up every owned page (RCCE_finalize) */
+int svm_fault_start(void);   /* page-fault and trap handlers, mailbox hooks */
+void svm_fault_depart(void); /* give up every owned page (RCCE_finalize) */
 
 #endif

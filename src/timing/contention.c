@@ -55,7 +55,8 @@ int timing_contention_init(void) {
   cs.mc_route = malloc(sizeof(int) * (size_t)c->n_mc * (size_t)cs.max_hops);
   cs.mc_hops = malloc(sizeof(int) * (size_t)c->n_mc);
   int *tx = malloc(sizeof(int) * (size_t)(tiles + c->n_mc)), *ty = malloc(sizeof(int) * (size_t)(tiles + c->n_mc));
-  if (!cs.busy_ps || !cs.published || !cs.active || !cs.listed || !cs.others || !cs.seen || !cs.tile_route || !cs.tile_hops || !cs.mc_route || !cs.mc_hops || !tx || !ty) {
+  if (!cs.busy_ps || !cs.published || !cs.active || !cs.listed || !cs.others || !cs.seen || !cs.tile_route ||
+      !cs.tile_hops || !cs.mc_route || !cs.mc_hops || !tx || !ty) {
     free(tx), free(ty);
     return -1;
   }
@@ -92,7 +93,8 @@ static void publish(uint64_t now) {
 void timing_contention_finalize(void) {
   for (int r = 0; r < cs.n_res; r++)
     if (cs.published[r]) __atomic_fetch_add(&timing_g.loads[r], -cs.published[r], __ATOMIC_RELAXED);
-  free(cs.others), free(cs.seen), free(cs.active), free(cs.listed), free(cs.busy_ps), free(cs.published), free(cs.tile_route), free(cs.tile_hops), free(cs.mc_route), free(cs.mc_hops);
+  free(cs.others), free(cs.seen), free(cs.active), free(cs.listed), free(cs.busy_ps), free(cs.published),
+      free(cs.tile_route), free(cs.tile_hops), free(cs.mc_route), free(cs.mc_hops);
   memset(&cs, 0, sizeof cs);
 }
 

@@ -101,7 +101,8 @@ double timing_power_now(const struct hw_job *j) {
   const struct chip_desc *c = &j->hdr->chip;
   double w = c->power.uncore;
   for (int d = 0; d < chip_num_voltage_domains(c); d++)
-    w += chip_domain_static_power(c, level_volts(c, __atomic_load_n(&hw_config(j)->domain_vlevel[d], __ATOMIC_RELAXED)));
+    w +=
+        chip_domain_static_power(c, level_volts(c, __atomic_load_n(&hw_config(j)->domain_vlevel[d], __ATOMIC_RELAXED)));
   unsigned char running[CHIP_MAX_CORES] = {0};
   for (uint32_t u = 0; u < j->hdr->nue; u++)
     if (__atomic_load_n(&timing_clock_of(j, (int)u)->running, __ATOMIC_RELAXED)) running[hw_ue(j, u)->core] = 1;

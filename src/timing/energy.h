@@ -6,7 +6,7 @@
 #include "../hw/segment.h"
 
 struct timing_energy {
-  double seconds;   /* the job's virtual duration: the latest UE clock */
+  double seconds; /* the job's virtual duration: the latest UE clock */
   double dynamic_j, static_j, uncore_j, energy_j;
   double average_w; /* energy / seconds */
   double edp_js;    /* energy-delay product */

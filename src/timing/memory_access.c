@@ -20,7 +20,7 @@ void timing_ddr_word(uint64_t off, int write) {
   double cycles = chip_ddr_read_cycles(c, timing_g.core, mc, mhz);
   /* ref 3 "DDR3 read": reads may be in flight together, so in a stream of
    * reads only every ddr_outstanding_reads-th one waits for the memory
-   * (seed 000's dot-product model); a write or a runtime call in between
+   * ([PERFPOWER-2011]'s dot-product model); a write or a runtime call in between
    * ends the stream.  Writes are posted, one at a time (ref 1 "L1 / L2"). */
   if (!write && timing_g.reads_in_flight++ % c->lat.ddr_outstanding_reads != 0) cycles = 0;
   if (write) timing_g.reads_in_flight = 0;
@@ -40,13 +40,13 @@ __attribute__((noinline)) static void access_shared(uintptr_t addr, int write) {
   timing_ddr_word(addr - timing_shared_lo, write);
 }
 
-#define HOOKS(size)                                                        \
-  OPENSCC_API void __asan_load##size##_noabort(uintptr_t addr);            \
-  OPENSCC_API void __asan_store##size##_noabort(uintptr_t addr);           \
-  void __asan_load##size##_noabort(uintptr_t addr) {                       \
+#define HOOKS(size)                                                          \
+  OPENSCC_API void __asan_load##size##_noabort(uintptr_t addr);              \
+  OPENSCC_API void __asan_store##size##_noabort(uintptr_t addr);             \
+  void __asan_load##size##_noabort(uintptr_t addr) {                         \
     if (addr - timing_shared_lo < timing_shared_len) access_shared(addr, 0); \
-  }                                                                        \
-  void __asan_store##size##_noabort(uintptr_t addr) {                      \
+  }                                                                          \
+  void __asan_store##size##_noabort(uintptr_t addr) {                        \
     if (addr - timing_shared_lo < timing_shared_len) access_shared(addr, 1); \
   }
 HOOKS(1)

@@ -1,7 +1,7 @@
 /* Time travelling with the emulated hardware (timing.h): stamps on MPB
  * lines for flags and barriers, line copies, test-and-set registers.  Costs
- * come from the chip's latency model (chip_latency.c, scc-reference.md
- * section 3) plus the library's work per protocol step. */
+ * come from the chip's latency model (chip_latency.c,
+ * docs/references.md ref 3) plus the library's work per protocol step. */
 #include "timing_internal.h"
 
 /* The core whose MPB holds addr, and the line within it. */
@@ -45,8 +45,8 @@ void timing_flag_write(const volatile void *word, int slot, uint32_t value) {
   uint64_t line;
   int owner = mpb_owner(word, &line);
   charge_lines(owner, 1, line_cycles(1)[owner], timing_g.chip->time.sw_step_cycles);
-  __atomic_store_n(timing_stamp(owner, line, (uint64_t)slot),
-                   timing_stamp_pack(timing_g.clock->now_ps, value), __ATOMIC_RELEASE);
+  __atomic_store_n(timing_stamp(owner, line, (uint64_t)slot), timing_stamp_pack(timing_g.clock->now_ps, value),
+                   __ATOMIC_RELEASE);
 }
 
 void timing_flag_seen(const volatile void *word, int slot, uint32_t value) {
@@ -104,8 +104,7 @@ static _Atomic uint64_t *barrier_slot(const volatile void *line_addr, uint32_t g
 
 static void stamp_max(_Atomic uint64_t *s, uint64_t t) {
   uint64_t cur = __atomic_load_n(s, __ATOMIC_RELAXED);
-  while (cur < t && !__atomic_compare_exchange_n(s, &cur, t, 1, __ATOMIC_ACQ_REL, __ATOMIC_RELAXED)) {
-  }
+  while (cur < t && !__atomic_compare_exchange_n(s, &cur, t, 1, __ATOMIC_ACQ_REL, __ATOMIC_RELAXED)) {}
 }
 
 void timing_barrier_arrive(const volatile void *line, uint32_t gen) {

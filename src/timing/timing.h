@@ -5,7 +5,7 @@
  * written or seen, lines copied, a barrier passed -- and it charges what the
  * chip's latency model says, in core cycles of the UE's tile at its current
  * frequency.  Time travels with flags: a writer stamps the flag's line with
- * its clock, a reader moves to max(own clock, stamp) (DESIGN.md principle 4).
+ * its clock, a reader moves to max(own clock, stamp) (docs/architecture.md, principle 4).
  * Host time spent outside the runtime is the UE's computation, scaled by the
  * chip's compute_slowdown.  Every function is a no-op in native mode.
  */
@@ -57,8 +57,8 @@ static inline struct timing_scope timing_scope_begin(const char *name, int *id) 
   if (timing_record_calls) s.id = timing_record_call(name, id);
   return s;
 }
-#define TIMING_SCOPE()                                                                 \
-  static int timing_name_id_ = -1;                                                     \
+#define TIMING_SCOPE()                                                                   \
+  static int timing_name_id_ = -1;                                                       \
   struct timing_scope timing_scope_ __attribute__((cleanup(timing_scope_end), unused)) = \
       timing_scope_begin(__func__, &timing_name_id_)
 

@@ -18,12 +18,12 @@ struct timing_state {
   _Atomic uint64_t *lock_free; /* per core: release time of its test-and-set register */
   uint64_t n_resources;
   int ue, core, tile, domain;
-  int depth;              /* nesting of runtime calls */
-  int host_clock;         /* clockid_t measuring the UE's computation */
-  uint64_t left_ns;       /* host time of the last exit from the runtime */
-  uint64_t probe_ns;      /* what reading the host clock itself adds to an interval */
-  int counted;            /* the program counts its basic blocks (rccecc --model-build) */
-  uint64_t left_bbs;      /* basic blocks executed at the last exit from the runtime */
+  int depth;                /* nesting of runtime calls */
+  int host_clock;           /* clockid_t measuring the UE's computation */
+  uint64_t left_ns;         /* host time of the last exit from the runtime */
+  uint64_t probe_ns;        /* what reading the host clock itself adds to an interval */
+  int counted;              /* the program counts its basic blocks (rccecc --model-build) */
+  uint64_t left_bbs;        /* basic blocks executed at the last exit from the runtime */
   unsigned reads_in_flight; /* shared-memory reads since the last write or runtime call */
   /* The tile clock and the core's busy power, for the divider and voltage
    * level they were computed at (both change only through DVFS). */

@@ -22,11 +22,11 @@ static uint64_t lock_count(const struct hw_job_params *p) {
 
 HW_REGION_DECLARE(timing_clock, TIMING_CLOCK_REGION, TIMING_CLOCK_VERSION, HW_REGION_PER_UE,
                   sizeof(struct timing_vclock), NULL)
-HW_REGION_DECLARE(timing_stamps, TIMING_STAMPS_REGION, TIMING_STAMPS_VERSION, HW_REGION_PER_JOB,
-                  sizeof(uint64_t), stamp_count)
-HW_REGION_DECLARE(timing_vlog, TIMING_VLOG_REGION, TIMING_VLOG_VERSION, HW_REGION_PER_JOB,
-                  sizeof(struct timing_vlog), vlog_count)
-HW_REGION_DECLARE(timing_loads, TIMING_LOADS_REGION, TIMING_LOADS_VERSION, HW_REGION_PER_JOB,
-                  sizeof(int64_t), load_count)
-HW_REGION_DECLARE(timing_locks, TIMING_LOCKS_REGION, TIMING_LOCKS_VERSION, HW_REGION_PER_JOB,
-                  sizeof(uint64_t), lock_count)
+HW_REGION_DECLARE(timing_stamps, TIMING_STAMPS_REGION, TIMING_STAMPS_VERSION, HW_REGION_PER_JOB, sizeof(uint64_t),
+                  stamp_count)
+HW_REGION_DECLARE(timing_vlog, TIMING_VLOG_REGION, TIMING_VLOG_VERSION, HW_REGION_PER_JOB, sizeof(struct timing_vlog),
+                  vlog_count)
+HW_REGION_DECLARE(timing_loads, TIMING_LOADS_REGION, TIMING_LOADS_VERSION, HW_REGION_PER_JOB, sizeof(int64_t),
+                  load_count)
+HW_REGION_DECLARE(timing_locks, TIMING_LOCKS_REGION, TIMING_LOCKS_VERSION, HW_REGION_PER_JOB, sizeof(uint64_t),
+                  lock_count)

@@ -72,7 +72,7 @@ static inline _Atomic uint64_t *timing_lock_free_of(const struct hw_job *j, int 
 /* The stamp of one bit (slot) of one line of core's MPB, in stamps (the
  * timing.stamps region): a slot per bit of the line, a line per MPB line. */
 static inline _Atomic uint64_t *timing_stamp_in(_Atomic uint64_t *stamps, const struct chip_desc *c, int core,
-                                               uint64_t line, uint64_t slot) {
+                                                uint64_t line, uint64_t slot) {
   uint64_t lines = (uint64_t)c->mpb_bytes_per_core / (uint64_t)c->line_bytes;
   return stamps + (((uint64_t)core * lines + line) * (uint64_t)c->line_bytes * 8 + slot);
 }

@@ -39,8 +39,10 @@ static void name_tracks(struct exporter *x) {
     int core = hw_ue(x->j, (int)u)->core;
     struct chip_core_pos p = chip_core_pos(&x->j->hdr->chip, core);
     begin_event(x);
-    fprintf(x->f, "{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":0,\"tid\":%u,"
-                  "\"args\":{\"name\":\"UE %u (core %d, tile %d,%d)\"}}", u, u, core, p.x, p.y);
+    fprintf(x->f,
+            "{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":0,\"tid\":%u,"
+            "\"args\":{\"name\":\"UE %u (core %d, tile %d,%d)\"}}",
+            u, u, core, p.x, p.y);
   }
 }
 
@@ -48,8 +50,9 @@ static void call_event(struct exporter *x, int ue, const struct hw_trace_event *
   const struct hw_trace_ue *t = hw_trace(x->j, ue);
   const char *name = e->arg >= 0 && (uint32_t)e->arg < t->n_names ? t->names[e->arg] : "?";
   begin_event(x);
-  fprintf(x->f, "{\"name\":\"%s\",\"cat\":\"rcce\",\"ph\":\"%s\",\"pid\":0,\"tid\":%d,\"ts\":%.6f,"
-                "\"args\":{\"host_ns\":%.0f,\"virtual_ps\":%llu}}",
+  fprintf(x->f,
+          "{\"name\":\"%s\",\"cat\":\"rcce\",\"ph\":\"%s\",\"pid\":0,\"tid\":%d,\"ts\":%.6f,"
+          "\"args\":{\"host_ns\":%.0f,\"virtual_ps\":%llu}}",
           name, e->kind == HW_EV_CALL ? "B" : "E", ue, ts_us(x, e), host_ns(x, e), (unsigned long long)e->virt_ps);
 }
 
@@ -60,12 +63,14 @@ static void message_event(struct exporter *x, int ue, const struct hw_trace_even
   uint64_t k = sending ? x->sent[pair]++ : x->received[pair]++;
   double ts = ts_us(x, e);
   begin_event(x);
-  fprintf(x->f, "{\"name\":\"%s\",\"cat\":\"message\",\"ph\":\"i\",\"s\":\"t\",\"pid\":0,\"tid\":%d,\"ts\":%.6f,"
-                "\"args\":{\"%s\":%d,\"bytes\":%llu}}",
+  fprintf(x->f,
+          "{\"name\":\"%s\",\"cat\":\"message\",\"ph\":\"i\",\"s\":\"t\",\"pid\":0,\"tid\":%d,\"ts\":%.6f,"
+          "\"args\":{\"%s\":%d,\"bytes\":%llu}}",
           sending ? "send" : "receive", ue, ts, sending ? "to" : "from", e->arg, (unsigned long long)e->size);
   begin_event(x);
-  fprintf(x->f, "{\"name\":\"message\",\"cat\":\"message\",\"ph\":\"%s\",%s\"id\":%llu,\"pid\":0,\"tid\":%d,\"ts\":%.6f}",
-          sending ? "s" : "f", sending ? "" : "\"bp\":\"e\",", (unsigned long long)((pair << 20) | (k & 0xfffff)), ue, ts);
+  fprintf(
+      x->f, "{\"name\":\"message\",\"cat\":\"message\",\"ph\":\"%s\",%s\"id\":%llu,\"pid\":0,\"tid\":%d,\"ts\":%.6f}",
+      sending ? "s" : "f", sending ? "" : "\"bp\":\"e\",", (unsigned long long)((pair << 20) | (k & 0xfffff)), ue, ts);
 }
 
 int trace_write_chrome(const struct hw_job *j, const char *path) {

@@ -1,4 +1,4 @@
-/* comm_matrix.csv: who sent how much to whom (seed 002's "message target"
+/* comm_matrix.csv: who sent how much to whom ([FURST-2011]'s "message target"
  * level), from the senders' counts per destination. */
 #include <stdio.h>
 

@@ -1,4 +1,4 @@
-/* message_sizes.csv: how many messages of each size were sent (seed 002's
+/* message_sizes.csv: how many messages of each size were sent ([FURST-2011]'s
  * "message size" level), from the senders' event logs. */
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,4 +1,4 @@
-"""The apps of seed 003's evaluation (docs/apps.md): laplace (message passing
+"""The apps of [SVM-2012]'s evaluation (docs/apps.md): laplace (message passing
 and both SVM models), svm_table1 (Table 1) and mailbox_pingpong (Figs. 6-7).
 
 laplace's checksum is compared with the same Jacobi iterations computed here

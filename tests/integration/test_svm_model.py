@@ -50,7 +50,7 @@ def latency(build, scratch, nue, cores, mode, *extra):
 
 def test_mailbox_latency_trends_of_figs_6_and_7(build, scratch):
     near, far = latency(build, scratch, 2, "0,2", "irq"), latency(build, scratch, 2, "0,47", "irq")
-    assert near < far < near * 1.2  # seed 003 Fig. 6: grows with distance, gently
+    assert near < far < near * 1.2  # [SVM-2012] Fig. 6 (docs/references.md): grows with distance, gently
     poll2 = latency(build, scratch, 2, "0,47", "poll")
     assert poll2 < far  # two cores: one mailbox to check, no interrupt to take
     poll48, irq48 = latency(build, scratch, 48, None, "poll"), latency(build, scratch, 48, None, "irq")

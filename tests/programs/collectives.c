@@ -89,8 +89,8 @@ static void reductions(RCCE_COMM comm, const int *members, int n, int r, int cou
       ok(RCCE_allreduce(in, out, count, t, op, comm), "RCCE_allreduce");
       for (int i = 0; i < count; i++)
         if (get_val(out, t, i) != expect(i, op, members, n))
-          fail("%s: RCCE_allreduce(%s, %s) element %d is %ld, expected %ld", name, type_names[ti], op_names[oi],
-               i, get_val(out, t, i), expect(i, op, members, n));
+          fail("%s: RCCE_allreduce(%s, %s) element %d is %ld, expected %ld", name, type_names[ti], op_names[oi], i,
+               get_val(out, t, i), expect(i, op, members, n));
       /* reduce to every root in turn (only 2 roots for the long runs) */
       for (int root = 0; root < n; root += (n > 4 ? n - 1 : 1)) {
         memset(out, 0x77, (size_t)count * tsize(t));
@@ -146,7 +146,8 @@ static void small_reductions_between_sends(RCCE_COMM c, const char *name) {
         ok(RCCE_recv((char *)in_msg, sizeof in_msg, left), "RCCE_recv");
         if (me % 2 != 0) ok(RCCE_send((char *)out_msg, sizeof out_msg, right), "RCCE_send");
         for (size_t b = 0; b < sizeof in_msg; b++)
-          if (in_msg[b] != (unsigned char)(left * 13 + round)) fail("%s: ring message of round %d corrupted", name, round);
+          if (in_msg[b] != (unsigned char)(left * 13 + round))
+            fail("%s: ring message of round %d corrupted", name, round);
       }
     long mine = me + 1, total = 0;
     int root = round % np;

@@ -61,8 +61,7 @@ int RCCE_APP(int argc, char **argv) {
   if (strcmp(mode, "before_init") == 0 && getenv("OPENSCC_UE") && atoi(getenv("OPENSCC_UE")) == 1) exit(5);
   if (strcmp(mode, "mixed") == 0 && getenv("OPENSCC_UE") && atoi(getenv("OPENSCC_UE")) % 2 == 1)
     RCCE_init_gory(&argc, &argv);
-  else
-    RCCE_init(&argc, &argv);
+  else RCCE_init(&argc, &argv);
   int me = RCCE_ue();
   ready();
 

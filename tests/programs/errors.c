@@ -98,8 +98,8 @@ static void show_string(int code, int want_rc) {
   int rc = RCCE_error_string(code, s, &len);
   int valid = want_rc == RCCE_SUCCESS;
   if (rc != want_rc || len < 0 || len >= RCCE_MAX_ERROR_STRING || (int)strlen(s) != len || (valid && len == 0)) {
-    fprintf(stderr, "errors: UE %d: RCCE_error_string(%d) returned %d, text '%.*s', length %d; expected code %d\n",
-            me, code, rc, RCCE_MAX_ERROR_STRING, s, len, want_rc);
+    fprintf(stderr, "errors: UE %d: RCCE_error_string(%d) returned %d, text '%.*s', length %d; expected code %d\n", me,
+            code, rc, RCCE_MAX_ERROR_STRING, s, len, want_rc);
     failures++;
   } else if (me == 0) {
     printf("errors: RCCE_error_string(%d) -> %d '%s' (length %d)\n", code, rc, s, len);
@@ -137,15 +137,16 @@ static void case_reduce(void) {
 static void case_bad_root(void) {
   int in = 1, out = 0;
   char buf[16] = "";
-  EXPECT(RCCE_reduce((char *)&in, (char *)&out, 1, RCCE_INT, RCCE_SUM, RCCE_num_ues(), RCCE_COMM_WORLD),
-         RCCE_ERROR_ID);
+  EXPECT(RCCE_reduce((char *)&in, (char *)&out, 1, RCCE_INT, RCCE_SUM, RCCE_num_ues(), RCCE_COMM_WORLD), RCCE_ERROR_ID);
   EXPECT(RCCE_bcast(buf, sizeof buf, RCCE_num_ues(), RCCE_COMM_WORLD), RCCE_ERROR_ID);
 }
 
 /* NULL buffers: a buffer a UE reads -> RCCE_ERROR_SOURCE, one it writes ->
  * RCCE_ERROR_TARGET (as RCCE_send/RCCE_recv); RCCE_reduce's outbuf is only
  * used at the root (RCCE 1.0.13), so NULL is legal there on the others. */
-static int at_root(int root, int code_at_root, int code_elsewhere) { return me == root ? code_at_root : code_elsewhere; }
+static int at_root(int root, int code_at_root, int code_elsewhere) {
+  return me == root ? code_at_root : code_elsewhere;
+}
 
 static void case_null_buffers(void) {
   int in[2] = {1, 2}, out[2] = {0, 0};
@@ -346,13 +347,10 @@ int RCCE_APP(int argc, char **argv) {
     const char *name;
     void (*fn)(void);
   } cases[] = {
-      {"strings", case_strings},
-      {"debug_flag", case_debug_flag},
+      {"strings", case_strings}, {"debug_flag", case_debug_flag},
 #ifdef GORY
-      {"malloc", case_malloc},
-      {"flags", case_flags},
-      {"put_get", case_put_get},
-      {"gory_send", case_gory_send},
+      {"malloc", case_malloc},   {"flags", case_flags},
+      {"put_get", case_put_get}, {"gory_send", case_gory_send},
 #else
       {"bad_rank", case_bad_rank},
       {"reduce", case_reduce},

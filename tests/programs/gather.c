@@ -55,8 +55,8 @@ static int check(const unsigned char *b, size_t n, int sender, int index) {
   }
   for (size_t i = from; i < n; i++)
     if (b[i] != pattern(sender, index, i)) {
-      fprintf(stderr, "gather: UE %d: message %d from UE %d (%zu bytes): byte %zu wrong\n", RCCE_ue(), index, sender,
-              n, i);
+      fprintf(stderr, "gather: UE %d: message %d from UE %d (%zu bytes): byte %zu wrong\n", RCCE_ue(), index, sender, n,
+              i);
       return 1;
     }
   return 0;

@@ -55,8 +55,8 @@ static void fill(unsigned char *b, size_t n, int sender, int round) {
 static void check(const unsigned char *b, size_t n, int sender, int round, const char *what) {
   for (size_t i = 0; i < n; i++)
     if (b[i] != pattern(sender, round, i))
-      fail("%s (round %d, %zu bytes from UE %d): byte %zu is 0x%02x, expected 0x%02x", what, round, n, sender, i,
-           b[i], pattern(sender, round, i));
+      fail("%s (round %d, %zu bytes from UE %d): byte %zu is 0x%02x, expected 0x%02x", what, round, n, sender, i, b[i],
+           pattern(sender, round, i));
 }
 
 static RCCE_FLAG_STATUS read_flag(RCCE_FLAG f, int ue, const char *what) {

@@ -48,7 +48,7 @@ int RCCE_APP(int argc, char **argv) {
   HAS(iRCCE_mrecv, int (*)(char *, ssize_t, int));
   HAS(iRCCE_put, int (*)(t_vcharp, t_vcharp, int, int));
   HAS(iRCCE_get, int (*)(t_vcharp, t_vcharp, int, int));
-  HAS(iRCCE_malloc, t_vcharp (*)(size_t));
+  HAS(iRCCE_malloc, t_vcharp(*)(size_t));
   HAS(iRCCE_wait_until, int (*)(RCCE_FLAG, RCCE_FLAG_STATUS));
   HAS(iRCCE_flag_alloc, int (*)(RCCE_FLAG *));
   HAS(iRCCE_flag_write, int (*)(RCCE_FLAG *, RCCE_FLAG_STATUS, int));

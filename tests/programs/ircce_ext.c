@@ -35,13 +35,16 @@
 static int me, np;
 static char big_in[256 * 1024], big_out[256 * 1024];
 
-static unsigned char byte_of(int src, int k, size_t i) { return (unsigned char)(src * 131 + k * 17 + i * 7 + (i >> 8)); }
+static unsigned char byte_of(int src, int k, size_t i) {
+  return (unsigned char)(src * 131 + k * 17 + i * 7 + (i >> 8));
+}
 static void fill(char *buf, int src, int k, size_t n) {
   for (size_t i = 0; i < n; i++) buf[i] = (char)byte_of(src, k, i);
 }
 static void check(const char *buf, int src, int k, size_t n, const char *what) {
   for (size_t i = 0; i < n; i++)
-    if ((unsigned char)buf[i] != byte_of(src, k, i)) fail("%s: message %d from UE %d: byte %zu of %zu is wrong", what, k, src, i, n);
+    if ((unsigned char)buf[i] != byte_of(src, k, i))
+      fail("%s: message %d from UE %d: byte %zu of %zu is wrong", what, k, src, i, n);
 }
 static void expect(int got, int want, const char *what) {
   if (got != want) fail("%s returned %d, expected %d", what, got, want);
@@ -70,8 +73,7 @@ static void mode_peek(void) {
     expect(RCCE_send(big_out, 100, 0), RCCE_SUCCESS, "RCCE_send");
   } else if (me == 0) {
     int rc;
-    while ((rc = RCCE_peek(head, 4, 1)) == 1) {
-    }
+    while ((rc = RCCE_peek(head, 4, 1)) == 1) {}
     expect(rc, RCCE_ERROR_FLAG_UNDEFINED, "RCCE_peek with single-bit flags");
     expect(RCCE_recv(big_in, 100, 1), RCCE_SUCCESS, "RCCE_recv");
     check(big_in, 1, 0, 100, "recv after refused peek");
@@ -255,7 +257,8 @@ static void mode_busy(void) {
       check(big_in, 0, 1, 100, "busy");
     }
   }
-  expect(RCCE_allreduce((char *)&in, (char *)&out, 1, RCCE_INT, RCCE_SUM, RCCE_COMM_WORLD), RCCE_SUCCESS, "RCCE_allreduce");
+  expect(RCCE_allreduce((char *)&in, (char *)&out, 1, RCCE_INT, RCCE_SUM, RCCE_COMM_WORLD), RCCE_SUCCESS,
+         "RCCE_allreduce");
   if (out != np * (np - 1) / 2) fail("allreduce sum %d", out);
 }
 

@@ -67,8 +67,10 @@ static size_t pick_size(void) {
   size_t c = RCCE_chunk;
   const size_t edges[] = {1, 8, 24, 28, 29, 32, c / 2, c / 2 + 1, c - 1, c, c + 1, 2 * c + 3, 32768, 65536};
   unsigned r = (unsigned)rand_below(100);
-  size_t s = r < 40 ? 1 + rand_below(40) : r < 65 ? edges[rand_below(sizeof edges / sizeof edges[0])]
-           : r < 85 ? 1 + rand_below(3 * c) : 1 + rand_below(max_bytes);
+  size_t s = r < 40   ? 1 + rand_below(40)
+             : r < 65 ? edges[rand_below(sizeof edges / sizeof edges[0])]
+             : r < 85 ? 1 + rand_below(3 * c)
+                      : 1 + rand_below(max_bytes);
   return s > max_bytes ? max_bytes : s;
 }
 
@@ -130,8 +132,7 @@ static void recv_one(unsigned char *buf, size_t n, int src, int how, uint64_t ke
       unsigned char head[40];
       size_t k = n < sizeof head ? n : sizeof head;
       int rc;
-      while ((rc = RCCE_peek((char *)head, k, src)) == 1) {
-      }
+      while ((rc = RCCE_peek((char *)head, k, src)) == 1) {}
       check_rc(rc, what, src);
       check_bytes(head, k, key, what, src);
       check_rc(RCCE_recv((char *)buf, n, src), what, src);
@@ -248,8 +249,8 @@ int RCCE_APP(int argc, char **argv) {
   long long mine[2] = {(long long)messages, (long long)bytes_moved}, total[2] = {0, 0};
   RCCE_allreduce((char *)mine, (char *)total, 2, RCCE_LONG, RCCE_SUM, RCCE_COMM_WORLD);
   if (me == 0)
-    printf("ircce_stress: OK (%d UEs, seed %llu, %d rounds, %lld messages, %lld bytes)\n", np,
-           (unsigned long long)seed, rounds, total[0], total[1]);
+    printf("ircce_stress: OK (%d UEs, seed %llu, %d rounds, %lld messages, %lld bytes)\n", np, (unsigned long long)seed,
+           rounds, total[0], total[1]);
   free(sbuf);
   free(rbuf);
   RCCE_finalize();

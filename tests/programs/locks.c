@@ -59,8 +59,8 @@ int RCCE_APP(int argc, char **argv) {
   RCCE_allreduce((char *)addr, (char *)lo, 2, RCCE_LONG, RCCE_MIN, RCCE_COMM_WORLD);
   RCCE_allreduce((char *)addr, (char *)hi, 2, RCCE_LONG, RCCE_MAX, RCCE_COMM_WORLD);
   if (lo[0] != hi[0] || lo[1] != hi[1]) {
-    fprintf(stderr, "locks: UE %d: addresses differ between UEs: shared %lx..%lx, MPB of UE %d %lx..%lx\n", me,
-            lo[0], hi[0], np - 1, lo[1], hi[1]);
+    fprintf(stderr, "locks: UE %d: addresses differ between UEs: shared %lx..%lx, MPB of UE %d %lx..%lx\n", me, lo[0],
+            hi[0], np - 1, lo[1], hi[1]);
     bad = 1;
   }
   if (shm_bytes > 0) {

@@ -36,7 +36,8 @@ static void check_mail(int src, const void *msg, size_t len) {
   if (len != sizeof m) fail("mail from UE %d has %zu bytes, sent %zu", src, len, sizeof m);
   memcpy(&m, msg, sizeof m);
   if (m.src != src) fail("mail says it is from UE %d, the mailbox says UE %d", m.src, src);
-  if (m.seq != next_seq[src]) fail("mail %d from UE %d arrived when %d was due (lost or reordered)", m.seq, src, next_seq[src]);
+  if (m.seq != next_seq[src])
+    fail("mail %d from UE %d arrived when %d was due (lost or reordered)", m.seq, src, next_seq[src]);
   make_mail(&want, m.seq, me);
   want.src = src;
   for (size_t i = 0; i < sizeof m.pattern; i++)
@@ -95,7 +96,8 @@ static void nonblock(void) {
   int src;
   size_t len;
   unsigned char buf[MAILBOX_MAX_LEN];
-  if (mailbox_recv(&src, buf, &len, MAILBOX_NONBLOCK) != MAILBOX_EMPTY) fail("non-blocking receive found a mail nobody sent");
+  if (mailbox_recv(&src, buf, &len, MAILBOX_NONBLOCK) != MAILBOX_EMPTY)
+    fail("non-blocking receive found a mail nobody sent");
   RCCE_barrier(&RCCE_COMM_WORLD);
   const char hello[] = "hello";
   if (mailbox_send((me + 1) % np, hello, sizeof hello) != MAILBOX_SUCCESS) fail("mailbox_send failed");
@@ -125,12 +127,15 @@ static void rcce_mixed(void) {
     int src;
     size_t len;
     unsigned char buf[MAILBOX_MAX_LEN];
-    if (mailbox_recv(&src, buf, &len, 0) != MAILBOX_SUCCESS || src != left) fail("mail from the left neighbour missing");
+    if (mailbox_recv(&src, buf, &len, 0) != MAILBOX_SUCCESS || src != left)
+      fail("mail from the left neighbour missing");
   }
 }
 
 static void expect(int got, int want, const char *what) {
-  if (got != want) fail("%s returned %d (%s), expected %d (%s)", what, got, mailbox_error_string(got), want, mailbox_error_string(want));
+  if (got != want)
+    fail("%s returned %d (%s), expected %d (%s)", what, got, mailbox_error_string(got), want,
+         mailbox_error_string(want));
 }
 
 static void errors_before_init(void) {

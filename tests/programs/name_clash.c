@@ -36,7 +36,8 @@ static void check_own_names(void) {
   if (freed != before + 2) fail("the program's range_free or rcce_range_free did not run");
   int ids[] = {1, 3, 2};
   RCCE_qsort((char *)ids, 3, sizeof ids[0], id_compare);
-  if (ids[0] != 3 || ids[1] != 2 || ids[2] != 1) fail("RCCE_qsort with the program's id_compare: %d %d %d", ids[0], ids[1], ids[2]);
+  if (ids[0] != 3 || ids[1] != 2 || ids[2] != 1)
+    fail("RCCE_qsort with the program's id_compare: %d %d %d", ids[0], ids[1], ids[2]);
   before = dividers_printed;
   print_dividers();
   if (dividers_printed != before + 1) fail("the library's print_dividers ran instead of the program's");

@@ -125,9 +125,9 @@ static int corrupt_ue = -1;
 
 static size_t pick_size(void) {
   size_t c = RCCE_chunk;
-  const size_t boundaries[] = {0, 1, HDR - 1, HDR, HDR + 1, 31, 32, 33, 4992, 5024, 8160, 8192,
-                               c - 1, c, c + 1, 2 * c, 2 * c + 1, 3 * c - 1, 32767, 32768, 32769,
-                               65536, max_bytes};
+  const size_t boundaries[] = {0,         1,         HDR - 1, HDR,   HDR + 1, 31,    32,       33,
+                               4992,      5024,      8160,    8192,  c - 1,   c,     c + 1,    2 * c,
+                               2 * c + 1, 3 * c - 1, 32767,   32768, 32769,   65536, max_bytes};
   unsigned r = (unsigned)rand_below(100);
   size_t s;
   if (r < 35) s = rand_below(129);
@@ -188,15 +188,15 @@ static void do_recv(int round, int index, int src, size_t size, int poll) {
            (unsigned long long)h.size, round, src, me, recv_seq[src], index, size);
     uint64_t sum = checksum(rbuf, HDR, size);
     if (sum != h.checksum)
-      fail("round %d message %d from UE %d (%zu bytes): payload checksum %#llx, header says %#llx", round, index,
-           src, size, (unsigned long long)sum, (unsigned long long)h.checksum);
+      fail("round %d message %d from UE %d (%zu bytes): payload checksum %#llx, header says %#llx", round, index, src,
+           size, (unsigned long long)sum, (unsigned long long)h.checksum);
     from = HDR;
   }
   unsigned want = 0;
   long bad = check_stream(rbuf, from, size, key, &want);
   if (bad >= 0)
-    fail("round %d message %d from UE %d (%zu bytes, seq %d): byte %ld is 0x%02x, expected 0x%02x", round, index,
-         src, size, recv_seq[src], bad, rbuf[bad], want);
+    fail("round %d message %d from UE %d (%zu bytes, seq %d): byte %ld is 0x%02x, expected 0x%02x", round, index, src,
+         size, recv_seq[src], bad, rbuf[bad], want);
   recv_seq[src]++;
   msgs_recv++;
   bytes_recv += (long long)size;
@@ -260,11 +260,10 @@ int RCCE_APP(int argc, char **argv) {
 
   /* Nothing lost: the totals over all UEs match the schedule. */
   long long mine[3] = {msgs_sent, msgs_recv, bytes_recv}, total[3] = {0, 0, 0};
-  check_rc(RCCE_allreduce((char *)mine, (char *)total, 3, RCCE_LONG, RCCE_SUM, RCCE_COMM_WORLD), "RCCE_allreduce",
-           -1);
+  check_rc(RCCE_allreduce((char *)mine, (char *)total, 3, RCCE_LONG, RCCE_SUM, RCCE_COMM_WORLD), "RCCE_allreduce", -1);
   if (total[0] != expect_msgs || total[1] != expect_msgs || total[2] != expect_bytes)
-    fail("totals: %lld sent, %lld received, %lld bytes; the schedule has %lld messages, %lld bytes", total[0],
-         total[1], total[2], expect_msgs, expect_bytes);
+    fail("totals: %lld sent, %lld received, %lld bytes; the schedule has %lld messages, %lld bytes", total[0], total[1],
+         total[2], expect_msgs, expect_bytes);
   check_rc(RCCE_barrier(&RCCE_COMM_WORLD), "RCCE_barrier", -1);
   if (me == 0) {
     printf("stress: OK (%d UEs, seed %lu, %d rounds, %lld messages, %lld bytes, chunk %zu)\n", np, seed, rounds,

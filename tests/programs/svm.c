@@ -62,7 +62,8 @@ static void counters(int n, int model) {
   svm_barrier();
   int64_t want = (int64_t)n * np;
   if (model == SVM_STRONG && page[0] != want)
-    fail("unlocked counter is %lld, expected %lld: two UEs wrote the page at once", (long long)page[0], (long long)want);
+    fail("unlocked counter is %lld, expected %lld: two UEs wrote the page at once", (long long)page[0],
+         (long long)want);
   if (locked[0] != want) fail("counter under svm_lock is %lld, expected %lld", (long long)locked[0], (long long)want);
   svm_barrier();
   if (me == 0) printf("svm: counters reached %lld\n", (long long)want);
@@ -75,7 +76,8 @@ static void samepage(int n) {
   for (int i = 1; i <= n; i++) word[me] = i * 1000 + me;
   svm_barrier();
   for (int u = 0; u < np; u++)
-    if (word[u] != (int64_t)n * 1000 + u) fail("UE %d's word holds %lld, expected %lld", u, (long long)word[u], (long long)n * 1000 + u);
+    if (word[u] != (int64_t)n * 1000 + u)
+      fail("UE %d's word holds %lld, expected %lld", u, (long long)word[u], (long long)n * 1000 + u);
   svm_barrier();
   svm_free((void *)word);
 }
@@ -88,7 +90,8 @@ static void visibility(int model) {
   svm_barrier(); /* release the block, acquire everyone's */
   for (int u = 0; u < np; u++)
     for (int i = 0; i < WORDS; i++)
-      if (blocks[(size_t)u * WORDS + i] != u * 7919 + i) fail("after svm_barrier word %d of UE %d's block is wrong", i, u);
+      if (blocks[(size_t)u * WORDS + i] != u * 7919 + i)
+        fail("after svm_barrier word %d of UE %d's block is wrong", i, u);
   /* A chain through the lock: each UE appends its id after the last one. */
   int32_t *chain = alloc_or_fail(sizeof(int32_t) * (size_t)(np + 1), model);
   svm_barrier();
@@ -125,7 +128,8 @@ static void affinity(int core) {
   pages[(size_t)me * SVM_PAGE_SIZE] = 1; /* first touch: my page */
   svm_barrier();
   int mc = svm_page_controller(pages + (size_t)me * SVM_PAGE_SIZE);
-  if (mc != nearest_mc(core)) fail("core %d's page sits behind controller %d, nearest is %d", core, mc, nearest_mc(core));
+  if (mc != nearest_mc(core))
+    fail("core %d's page sits behind controller %d, nearest is %d", core, mc, nearest_mc(core));
   svm_barrier();
   svm_free(pages);
 }
@@ -169,11 +173,13 @@ static void readonly(void) {
 }
 
 static void expect(int got, int want, const char *what) {
-  if (got != want) fail("%s returned %d (%s), expected %d (%s)", what, got, svm_error_string(got), want, svm_error_string(want));
+  if (got != want)
+    fail("%s returned %d (%s), expected %d (%s)", what, got, svm_error_string(got), want, svm_error_string(want));
 }
 
 static void misuse(void) {
-  if (svm_alloc(4096, SVM_STRONG) || svm_last_error() != SVM_ERROR_NOT_INIT) fail("svm_alloc before svm_init did not fail");
+  if (svm_alloc(4096, SVM_STRONG) || svm_last_error() != SVM_ERROR_NOT_INIT)
+    fail("svm_alloc before svm_init did not fail");
   expect(svm_barrier(), SVM_ERROR_NOT_INIT, "svm_barrier before svm_init");
   expect(svm_init(), SVM_SUCCESS, "svm_init");
   expect(svm_init(), SVM_SUCCESS, "second svm_init");
@@ -182,7 +188,8 @@ static void misuse(void) {
     fail("svm_alloc with different sizes did not fail as not collective");
   if (svm_alloc(0, SVM_STRONG) || svm_last_error() != SVM_ERROR_ARG) fail("svm_alloc(0) did not fail");
   if (svm_alloc(4096, 3) || svm_last_error() != SVM_ERROR_ARG) fail("svm_alloc with model 3 did not fail");
-  if (svm_alloc((size_t)1 << 40, SVM_LAZY_RELEASE) || svm_last_error() != SVM_ERROR_NOMEM) fail("svm_alloc(1 TB) did not fail");
+  if (svm_alloc((size_t)1 << 40, SVM_LAZY_RELEASE) || svm_last_error() != SVM_ERROR_NOMEM)
+    fail("svm_alloc(1 TB) did not fail");
   char *p = alloc_or_fail(3 * SVM_PAGE_SIZE, SVM_STRONG);
   expect(svm_free((void *)(uintptr_t)SVM_PAGE_SIZE), SVM_ERROR_ARG, "svm_free of an address outside the window");
   expect(svm_free(p + SVM_PAGE_SIZE), SVM_ERROR_ARG, "svm_free inside an area");
@@ -218,8 +225,7 @@ int RCCE_APP(int argc, char **argv) {
     else if (!strcmp(mode, "affinity")) { /* args: the core of every UE, as given to rccerun --cores */
       if (argc < 2 + np) fail("affinity needs the core of each of the %d UEs", np);
       affinity(atoi(argv[2 + me]));
-    }
-    else if (!strcmp(mode, "readonly")) readonly();
+    } else if (!strcmp(mode, "readonly")) readonly();
     else if (!strcmp(mode, "stale")) stale();
     else if (!strcmp(mode, "stray")) stray();
     else fail("unknown mode '%s'", mode);

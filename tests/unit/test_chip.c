@@ -1,4 +1,4 @@
-/* chip layer: SCC preset facts (scc-reference.md section 1), geometry, files. */
+/* chip layer: SCC preset facts (docs/references.md ref 1), geometry, files. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -58,8 +58,8 @@ static void test_domains_and_levels(void) {
   CHECK_EQ(chip_voltage_domain(&c, 47), 5);
   CHECK_EQ(chip_frequency_domain(&c, 47), 23);
   /* RCCE: lowest level whose cap admits 1600/div */
-  CHECK_EQ(chip_vlevel_for_divider(&c, 3), 1);  /* 533 MHz -> 0.8 V */
-  CHECK_EQ(chip_vlevel_for_divider(&c, 2), 4);  /* 800 MHz -> 1.1 V (cap 875), as seed 000 Table I */
+  CHECK_EQ(chip_vlevel_for_divider(&c, 3), 1); /* 533 MHz -> 0.8 V */
+  CHECK_EQ(chip_vlevel_for_divider(&c, 2), 4); /* 800 MHz -> 1.1 V (cap 875), as [PERFPOWER-2011] Table I */
   CHECK_EQ(chip_vlevel_for_divider(&c, 16), 0);
   CHECK_EQ(chip_vlevel_for_divider(&c, 1), -1);
   CHECK_EQ(chip_vlevel_for_divider(&c, 17), -1);

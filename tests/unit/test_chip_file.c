@@ -42,13 +42,16 @@ static void test_numbers(void) {
   double d = 7;
   CHECK(chip_text_parse_int("1024", 1, 1024, &i) == 0 && i == 1024);
   CHECK(chip_text_parse_int("-3", -5, 5, &i) == 0 && i == -3);
-  static const char *bad_ints[] = {"", " 5", "5 ", "+5", "-5", "1025", "0x10", "4294967297", "99999999999999999999", "5.0"};
-  for (size_t k = 0; k < sizeof bad_ints / sizeof bad_ints[0]; k++) CHECK(chip_text_parse_int(bad_ints[k], 0, 1024, &i) != 0);
+  static const char *bad_ints[] = {"",   " 5", "5 ", "+5", "-5", "1025", "0x10", "4294967297", "99999999999999999999",
+                                   "5.0"};
+  for (size_t k = 0; k < sizeof bad_ints / sizeof bad_ints[0]; k++)
+    CHECK(chip_text_parse_int(bad_ints[k], 0, 1024, &i) != 0);
   CHECK_EQ(i, -3); /* untouched by failures */
   CHECK(chip_text_parse_double("0.5", 0, 1, &d) == 0 && d == 0.5);
   CHECK(chip_text_parse_double(".5", 0, 1, &d) == 0 && d == 0.5);
   CHECK(chip_text_parse_double("1e3", 0, 1000, &d) == 0 && d == 1000);
-  static const char *bad_doubles[] = {"", "nan", "inf", "-inf", "infinity", "1e400", "1e-400", " 1", "1 ", "1x", "-0.5", "1000.5", "."};
+  static const char *bad_doubles[] = {"",   "nan", "inf", "-inf", "infinity", "1e400", "1e-400",
+                                      " 1", "1 ",  "1x",  "-0.5", "1000.5",   "."};
   for (size_t k = 0; k < sizeof bad_doubles / sizeof bad_doubles[0]; k++)
     CHECK(chip_text_parse_double(bad_doubles[k], 0, 1000, &d) != 0);
   double lo, hi;
@@ -62,7 +65,8 @@ static void test_value_ranges(void) {
               "2: tiles_y = '1073741825': expected an integer from 1 to 1024 (tiles)");
   check_error("mpb_bytes_per_core = 4294975488\n",
               "1: mpb_bytes_per_core = '4294975488': expected an integer from 32 to 1048576 (bytes)");
-  check_error("tiles_x = 99999999999999999999\n", "1: tiles_x = '99999999999999999999': expected an integer from 1 to 1024 (tiles)");
+  check_error("tiles_x = 99999999999999999999\n",
+              "1: tiles_x = '99999999999999999999': expected an integer from 1 to 1024 (tiles)");
   check_error("lat_ddr_core = nan\n", "1: lat_ddr_core = 'nan': expected a number from 0 to 1000000 (core cycles)");
   check_error("\n\nlat_ddr_core = inf\n", "3: lat_ddr_core = 'inf': expected a number from 0 to 1000000 (core cycles)");
   check_error("lat_ddr_core = 1e400\n", "1: lat_ddr_core = '1e400': expected a number from 0 to 1000000 (core cycles)");
@@ -74,7 +78,8 @@ static void test_value_ranges(void) {
   check_error("mesh_mhz =\n", "1: mesh_mhz = '': expected an integer from 1 to 100000 (MHz)");
   check_error("mc = 1,2,3\n", "1: mc = '1,2,3': expected X,Y, tile coordinates from 0 to 1023");
   check_error("mc = 1\n", "1: mc = '1': expected X,Y, tile coordinates from 0 to 1023");
-  check_error("vlevel = nan,500\n", "1: vlevel = 'nan,500': expected VOLTS,MAX_MHZ with 0.1 to 5 V and 1 to 100000 MHz");
+  check_error("vlevel = nan,500\n",
+              "1: vlevel = 'nan,500': expected VOLTS,MAX_MHZ with 0.1 to 5 V and 1 to 100000 MHz");
   check_error("name = 0123456789012345678901234567890123456789012345678901234567890123\n",
               "1: name = '0123456789012345678901234567890123456789012345678901234567890123': expected 1 to 63 bytes");
   check_error("frobnicate = 3\n", "1: unknown key 'frobnicate'");
@@ -91,13 +96,16 @@ static void test_consistency(void) {
               "2: tiles_x x tiles_y x cores_per_tile = 32 x 32 x 2 = 2048 cores, more than 1024");
   check_error("tiles_y = 32\n\n# mesh\ntiles_x = 32\nname = big\n",
               "4: tiles_x x tiles_y x cores_per_tile = 32 x 32 x 2 = 2048 cores, more than 1024");
-  check_error("mc = 5,3\ntiles_x = 2\nname = x\n", "2: mc = 5,3 lies outside the mesh of tiles_x x tiles_y = 2 x 4 tiles");
+  check_error("mc = 5,3\ntiles_x = 2\nname = x\n",
+              "2: mc = 5,3 lies outside the mesh of tiles_x x tiles_y = 2 x 4 tiles");
   check_error("tiles_x = 2\nmc = 0,0\nmc = 0,9\nmc = 1,1\n",
               "3: mc = 0,9 lies outside the mesh of tiles_x x tiles_y = 2 x 4 tiles");
   check_error("base = scc\ntiles_x = 2\n", "2: mc = 5,0 lies outside the mesh of tiles_x x tiles_y = 2 x 4 tiles");
   check_error("divider_max = 2\n", "1: default_divider = 3 is outside divider_min..divider_max = 2..2");
-  check_error("global_clock_mhz = 10\ndefault_divider = 2\n", "1: global_clock_mhz / divider_max = 10 / 16 is below 1 MHz");
-  check_error("vlevel = 0.8,100\n", "1: no vlevel admits the default tile clock, global_clock_mhz / default_divider = 533 MHz");
+  check_error("global_clock_mhz = 10\ndefault_divider = 2\n",
+              "1: global_clock_mhz / divider_max = 10 / 16 is below 1 MHz");
+  check_error("vlevel = 0.8,100\n",
+              "1: no vlevel admits the default tile clock, global_clock_mhz / default_divider = 533 MHz");
   check_error("line_bytes = 48\n", "1: line_bytes = 48 is not a power of two");
   check_error("mpb_bytes_per_core = 100\n",
               "1: mpb_bytes_per_core = 100 is not a multiple of line_bytes = 32 of at least 4 lines");

@@ -1,5 +1,5 @@
 /* chip layer: the latency model against the measured access costs of
- * scc-reference.md section 3 (core 0, 533 MHz tile, 800 MHz mesh; the
+ * docs/references.md ref 3 (core 0, 533 MHz tile, 800 MHz mesh; the
  * measured values include 14 cycles of RDTSC overhead). */
 #include <math.h>
 #include <stdio.h>
@@ -24,10 +24,8 @@ static struct chip_desc scc(void) {
 
 /* ref 3: one word from the MPB of tile (x,y), read by core 0. */
 static void test_mpb_read_all_tiles(void) {
-  static const int measured[4][6] = {{20, 63, 69, 72, 78, 84},
-                                     {63, 69, 72, 78, 84, 90},
-                                     {69, 72, 78, 84, 90, 96},
-                                     {72, 78, 84, 90, 96, 102}};
+  static const int measured[4][6] = {
+      {20, 63, 69, 72, 78, 84}, {63, 69, 72, 78, 84, 90}, {69, 72, 78, 84, 90, 96}, {72, 78, 84, 90, 96, 102}};
   struct chip_desc c = scc();
   for (int y = 0; y < 4; y++)
     for (int x = 0; x < 6; x++) {
@@ -63,7 +61,7 @@ static void test_clock_scaling(void) {
   CHECK(fabs(chip_mesh_round_trip_cycles(&c, 3, 800) - 24.0) < 1e-9); /* 3 hops x 8 mesh cycles, same clock */
   CHECK(fabs(chip_mesh_round_trip_cycles(&c, 3, 400) - 12.0) < 1e-9);
   CHECK(fabs(chip_mesh_round_trip_cycles(&c, 0, 533)) < 1e-9);
-  /* seed 000: a memory access costs 40 + 46 x f/800 core cycles plus the mesh */
+  /* [PERFPOWER-2011]: a memory access costs 40 + 46 x f/800 core cycles plus the mesh */
   double slow = chip_ddr_read_cycles(&c, 0, 0, 100), fast = chip_ddr_read_cycles(&c, 0, 0, 800);
   CHECK(fabs(fast - (c.lat.ddr_core + 46.0)) < 1e-9);
   CHECK(fabs(slow - (c.lat.ddr_core + 46.0 / 8)) < 1e-9);
@@ -105,10 +103,12 @@ static void test_chip_file_overrides(void) {
       {"power_idle_activity = 1.5\n", ":1: power_idle_activity = '1.5': expected a number from 0 to 1 (activity)"},
       {"power_core_dynamic = -1\n", ":1: power_core_dynamic = '-1': expected a number from 0 to 0.1"},
       {"time_compute_slowdown = -2\n", ":1: time_compute_slowdown = '-2': expected a number from 0 to 1000"},
-      {"time_dvfs_voltage_cycles = -1\n", ":1: time_dvfs_voltage_cycles = '-1': expected a number from 0 to 1000000000"},
+      {"time_dvfs_voltage_cycles = -1\n",
+       ":1: time_dvfs_voltage_cycles = '-1': expected a number from 0 to 1000000000"},
       {"time_svm_fault_cycles = -1\n", ":1: time_svm_fault_cycles = '-1': expected a number from 0 to 1000000000"},
       {"lat_interrupt_cycles = -2\n", ":1: lat_interrupt_cycles = '-2': expected a number from 0 to 1000000000"},
-      {"lat_contention_window_ns = 0\n", ":1: lat_contention_window_ns = '0': expected a number from 1 to 1000000000000"},
+      {"lat_contention_window_ns = 0\n",
+       ":1: lat_contention_window_ns = '0': expected a number from 1 to 1000000000000"},
   };
   for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
     f = fopen(path, "w");

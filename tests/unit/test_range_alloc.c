@@ -27,7 +27,7 @@ static void test_free_coalesces(void) {
   CHECK_EQ(rcce_range_alloc_low(&ra, 31), -1);     /* 30 + 10 are not adjacent */
   CHECK_EQ(rcce_range_free(&ra, (uint64_t)a), 30);
   CHECK_EQ(rcce_range_free(&ra, (uint64_t)c), 30);
-  CHECK_EQ(rcce_range_largest_free(&ra), 100);     /* all merged again */
+  CHECK_EQ(rcce_range_largest_free(&ra), 100); /* all merged again */
   CHECK_EQ(rcce_range_alloc_low(&ra, 100), 0);
   rcce_range_alloc_destroy(&ra);
 }

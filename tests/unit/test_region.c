@@ -68,7 +68,7 @@ static void test_layout_and_lookup(void) {
   CHECK(alpha && zeta && hw_region_find(&job, "test.none") == NULL && hw_region_base(&job, "test") == NULL);
   if (!alpha || !zeta) return;
   CHECK(alpha == &job.hdr->regions[0]); /* the table is sorted by name */
-  CHECK_EQ(alpha->count, 6);             /* two_per_ue of 3 UEs */
+  CHECK_EQ(alpha->count, 6);            /* two_per_ue of 3 UEs */
   CHECK_EQ(alpha->unit_bytes, 24);
   CHECK_EQ(zeta->version, 3);
   CHECK_EQ(zeta->stride, 128); /* 100 bytes, on host cache lines */
@@ -78,8 +78,8 @@ static void test_layout_and_lookup(void) {
   CHECK(zeta->offset + 3 * 128 <= job.hdr->trace_off);
   CHECK((unsigned char *)hw_region_base(&job, "test.alpha") == job.base + alpha->offset);
   CHECK((unsigned char *)hw_region_ue(&job, "test.zeta", 2) == job.base + zeta->offset + 256);
-  CHECK(job.hdr->layout_hash == hw_layout_hash((const struct hw_region_decl *[]){&test_alpha_region_decl,
-                                                                                  &test_zeta_region_decl}, 2));
+  CHECK(job.hdr->layout_hash ==
+        hw_layout_hash((const struct hw_region_decl *[]){&test_alpha_region_decl, &test_zeta_region_decl}, 2));
   hw_job_detach(&job);
   close(job.fd);
 }

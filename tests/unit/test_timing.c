@@ -103,9 +103,9 @@ static void next_window(void) { timing_advance((uint64_t)(chip()->lat.contention
 static void test_contention_queueing(void) {
   start(2);
   double service = chip()->lat.mc_service_ns * 1000;
-  CHECK(timing_mc_queue_ps(0, 1) == 0); /* nobody else */
+  CHECK(timing_mc_queue_ps(0, 1) == 0);                                            /* nobody else */
   __atomic_store_n(timing_load_of(&job, 0), (int64_t)500000000, __ATOMIC_RELAXED); /* rho 0.5 on MC0 */
-  CHECK(timing_mc_queue_ps(0, 1) == 0); /* not before the next window */
+  CHECK(timing_mc_queue_ps(0, 1) == 0);                                            /* not before the next window */
   next_window();
   CHECK(fabs(timing_mc_queue_ps(0, 1) - service * 0.5) < 1e-6);
   CHECK(fabs(timing_mc_queue_ps(0, 4) - 4 * service * 0.5) < 1e-6);
