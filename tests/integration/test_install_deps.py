@@ -15,7 +15,7 @@ SCRIPT = lib.REPO / "scripts" / "install-deps.sh"
 TOOLS = ("sh", "dirname", "mkdir", "tail", "env", "id", "seq")
 # What it checks for: stubs, so that the test sees only what it sets up (cmake is left out where
 # the script must install something).  python3 is a stub that finds every Python package.
-CHECKED = ("cc", "g++", "make", "chromium", "python3")
+CHECKED = ("cc", "g++", "make", "chromium", "clang-format", "python3")
 
 
 def stub(path: Path, text: str) -> None:
