@@ -393,13 +393,17 @@ static void wait_unstuck(struct rcce_xfer *x) {
   hw_wait_cond(&rcce_g.job, rcce_g.ue, unstuck, x, &why);
 }
 
+/* Whether a blocking call runs alone: no transfer queued, no upper layer's
+ * work waiting (any-source receives). */
+static inline int xfer_alone(void) { return !(rcce_g.queued || rcce_g.extra_waiting); }
+
 /* Run a started transfer of direction `sending` to completion; its error
  * code (the driver of the blocking calls, inline in them: this is every
  * RCCE_send's path). */
 XFER_HOT int xfer_run(struct rcce_xfer *x, int sending) {
   /* Queued transfers (or an upper layer's waiting work) go first and keep
    * moving while this one waits: queue it behind them. */
-  if (__builtin_expect(rcce_g.queued || rcce_g.extra_waiting, 0)) {
+  if (__builtin_expect(!xfer_alone(), 0)) {
     if (!rcce_xfer_submit(x)) rcce_xfer_wait(x);
     return x->error;
   }
@@ -414,6 +418,7 @@ XFER_HOT int xfer_run(struct rcce_xfer *x, int sending) {
 int rcce_send_general(const char *priv, uint32_t comb_off, size_t chunk, struct rcce_link *l, size_t size, int dest,
                       int pipelined) {
   if (timing_enabled) timing_message_call();
+  if (size == 0 && xfer_alone()) return RCCE_SUCCESS; /* nothing travels, nothing to keep in order */
   struct rcce_xfer x;
   xfer_init(&x, (char *)priv, size, comb_off, chunk, l, dest, 1, pipelined);
   return xfer_run(&x, 1);
@@ -428,6 +433,7 @@ int rcce_recv_general(char *priv, uint32_t comb_off, size_t chunk, struct rcce_l
     rcce_xfer_poll_end(p, *test, l);
     if (!*test) return RCCE_SUCCESS;
   }
+  if (size == 0 && xfer_alone()) return RCCE_SUCCESS;
   struct rcce_xfer x;
   xfer_init(&x, priv, size, comb_off, chunk, l, src, 0, 0);
   return xfer_run(&x, 0);
