@@ -45,7 +45,7 @@ TIMEOUT = 300
 TABLE1_KEYS = ("alloc_4mb", "page_alloc", "page_map", "page_permission")
 TABLE1_TITLES = ("allocation of 4 MByte (us)", "physical allocation of a page frame (us)",
                  "mapping of a page frame (us)", "retrieve the access permission of a page frame (us)")
-# Seed 003 Table 1 (533 MHz cores, 800 MHz mesh and memory), for comparison.
+# [SVM-2012] Table 1 (docs/references.md) (533 MHz cores, 800 MHz mesh and memory), for comparison.
 PAPER_TABLE1 = {"strong": (741.0, 112.301, 10.198, 8.990), "lazy": (741.0, 112.296, 2.418, None)}
 
 LAPLACE_LINE = re.compile(r"^laplace: variant=(\w+) ues=(\d+) .* time_s=(\d+\.\d+) checksum=\S+ bits=0x([0-9a-f]+) "

@@ -5,7 +5,7 @@
 # remote-put/local-get; MetalSVM's shared virtual memory (Laplace in its
 # three variants) and mailboxes; then the same kind of programs in model mode, with
 # the SCC time, energy and power they would have had; a report of the traced
-# model run; and the seed 002 study reproduced (openscc reproduce furst2012
+# model run; and the [FURST-2011] (docs/references.md) study reproduced (openscc reproduce furst2012
 # --quick) with its figures and table.
 set -eu
 BUILD=${1:-build}
@@ -54,7 +54,7 @@ run_timed "MetalSVM: the same with iRCCE messages (non-blocking halo exchange): 
   -nue 8 "$BUILD/apps/laplace" mp 200
 echo
 echo "Times above are host wall-clock (native mode). Model mode: virtual SCC time, energy and power."
-run_timed "model mode: seed 003 Table 1 (SVM overheads) on cores 0 and 30, in virtual SCC microseconds" 8 \
+run_timed "model mode: [SVM-2012] Table 1 (SVM overheads) on cores 0 and 30, in virtual SCC microseconds" 8 \
   -nue 2 --cores 0,30 --model scc --replace-job-dir --job-dir "$OUT/model-svm" "$BUILD/model-apps/svm_table1"
 run_timed "model mode: pingpong between cores 0 and 47 (counted build: rccecc --model-build), SCC latencies" 0 \
   -nue 2 --cores 0,47 --model scc --replace-job-dir --job-dir "$OUT/model-pingpong" "$OUT/pingpong-counted" 65536 50
@@ -68,7 +68,7 @@ echo "   $report"
 echo "   timeline for ui.perfetto.dev: $OUT/model-stencil/trace.json"
 
 echo
-echo "== seed 002 (Furst & Coskun) reproduced in model mode: openscc reproduce furst2012 --quick"
+echo "== [FURST-2011] (Furst & Coskun) reproduced in model mode: openscc reproduce furst2012 --quick"
 rm -rf "$OUT/furst2012"
 t0=$(now)
 OPENSCC_PYTHON=${PYTHON:-python3} "$BUILD/bin/openscc" reproduce furst2012 --quick --build "$BUILD" -o "$OUT/furst2012" \

@@ -123,7 +123,7 @@ def share_power_rows(r: Runner) -> list[Row]:
 
 
 def stencil_hops_row(r: Runner) -> Row:
-    """Seed 002 Fig. 5: one pair of Stencil at 0, 1, 2, 3 and 8 hops.
+    """[FURST-2011] Fig. 5: one pair of Stencil at 0, 1, 2, 3 and 8 hops.
 
     The fit covers the pairs that talk over the mesh (1..8 hops); the pair on
     one tile (0 hops) uses the tile's own MPB, which ref 3 makes 43 cycles
@@ -157,7 +157,7 @@ def ddr_row(r: Runner) -> Row:
 
 
 def contention_rows(r: Runner) -> list[Row]:
-    """Seed 002 Figs. 6-7: 24 pairs at 3 hops against one pair."""
+    """[FURST-2011] Figs. 6-7: 24 pairs at 3 hops against one pair."""
     apps = {"share": [20, 1024, "--pairs"], "shift": [2000, 128, "--pairs"], "stencil": [32, 100, 8, "--pairs"]}
     ratio = {}
     for app, args in apps.items():
@@ -174,7 +174,7 @@ def contention_rows(r: Runner) -> list[Row]:
 
 
 def divider_rows(r: Runner) -> list[Row]:
-    """Seed 000 performance/power paper: the kernels at frequency dividers 2..16
+    """[PERFPOWER-2011]: the kernels at frequency dividers 2..16
     with the paper's voltage table (validate/seed000.chip).  Each figure is
     the kernel's alone: a set-up-only run at the same divider is subtracted.
     Energy is the core's dynamic energy, as in the paper's P = C V^2 f."""

@@ -28,7 +28,7 @@ def ab_page(doc: dict) -> str:
               f"Baseline: `{base['revision']}` = {short}, exported with `git archive` and built with the "
               f"current build's settings ({', '.join(f'{k}={v!r}' for k, v in base['cmake'].items()) or 'CMake defaults'}). "
               "Both trees' `rccerun` ran the same benchmark programs (each compiled by its own tree's `rccecc`) "
-              "alternately, current then baseline, in every repeat. " + medians_sentence(doc["config"]) +
+              "alternately (current then baseline, reversed on every other repeat). " + medians_sentence(doc["config"]) +
               f" Total time of the group {doc['elapsed_s']:.0f} s.", "",
               f"**8 B half round trip: {doc['bound']['verdict']}.**", "",
               f"| Test | baseline {short} | current | current / baseline | noise (A/A) | within noise "

@@ -68,7 +68,10 @@ def run_all(args, jobs: list[tuple[Group, dict]]) -> None:
     k = 0
     for rep in range(repeat):
         for group, job in jobs:
-            for impl in job["impls"]:
+            # an alternating job (the A/B group) runs its sides ABBA: neither side always follows
+            # the other's runs (and the 48-process runs before them)
+            impls = job["impls"][::-1] if job.get("alternate") and rep % 2 else job["impls"]
+            for impl in impls:
                 k += 1
                 progress = f"[{k}/{total}] rep {rep + 1}/{repeat} {job['name']:14s} {impl:8s}"
                 run_once(args, group, job, impl, rep, progress)

@@ -53,7 +53,7 @@ struct chip_timing {
   double sw_step_cycles;        /* library work of one protocol step (flag written or consumed) */
   double dvfs_voltage_cycles;   /* a voltage change, in core cycles */
   double dvfs_frequency_cycles; /* a frequency divider change, in core cycles */
-  /* MetalSVM's kernel paths (mailbox and svm layers, docs/svm_g.md "Model mode"). */
+  /* MetalSVM's kernel paths (mailbox and svm layers, docs/svm.md "Model mode"). */
   double mailbox_check_cycles;    /* checking one receive mailbox */
   double svm_fault_cycles;        /* a page fault: exception, handler, page-table update */
   double svm_frame_cycles;        /* taking and clearing a page frame at the first touch */

@@ -58,7 +58,7 @@ static void scc_preset(struct chip_desc *c) {
   c->time.dvfs_voltage_cycles = 1e6;   /* ref 2: a voltage change takes 1e6..8.8e6 core cycles (lower end) */
   c->time.dvfs_frequency_cycles = 100; /* U: a configuration register write; no published figure */
   c->time.mailbox_check_cycles = 100;  /* ref 4 "MetalSVM mailbox": checking one buffer ~100 cycles */
-  /* ref 4 "SVM overheads" ([SVM-2012] Table 1, 533 MHz), fitted by make calibrate-svm (docs/svm_g.md): */
+  /* ref 4 "SVM overheads" ([SVM-2012] Table 1, 533 MHz), fitted by make calibrate-svm (docs/svm.md): */
   c->time.svm_fault_cycles = 1289;       /* D: "mapping of a page frame", lazy release: 2.418 us */
   c->time.svm_frame_cycles = 58466;      /* D: "physical allocation of a page frame" 112.3 us, less the fault */
   c->time.svm_reserve_page_cycles = 385; /* D: "allocation of 4 MByte" 741 us over 1024 pages, less two barriers */

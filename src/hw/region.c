@@ -10,11 +10,10 @@ static const struct hw_region_decl *registry[HW_REGION_MAX];
 static int n_registered;
 static int registry_broken; /* a declaration did not fit: attach and create refuse */
 
-/* By name, then version: the table and the hash do not depend on the order
- * constructors ran in (nor on the order objects were linked). */
+/* By name (names are unique): the table and the hash do not depend on the
+ * order constructors ran in (nor on the order objects were linked). */
 static int decl_before(const struct hw_region_decl *a, const struct hw_region_decl *b) {
-  int c = strcmp(a->name, b->name);
-  return c < 0 || (c == 0 && a->version < b->version);
+  return strcmp(a->name, b->name) < 0;
 }
 
 /* Insertion sort: at most HW_REGION_MAX entries. */
@@ -27,8 +26,15 @@ static void sort_decls(const struct hw_region_decl **d, int n) {
   }
 }
 
+static int registered(const char *name) {
+  for (int i = 0; i < n_registered; i++)
+    if (strcmp(registry[i]->name, name) == 0) return 1;
+  return 0;
+}
+
 void hw_region_register(const struct hw_region_decl *d) {
-  if (n_registered == HW_REGION_MAX || strlen(d->name) >= HW_REGION_NAME_MAX) {
+  /* Two layers claiming one name would share a block: refuse the job. */
+  if (n_registered == HW_REGION_MAX || strlen(d->name) >= HW_REGION_NAME_MAX || registered(d->name)) {
     registry_broken = 1;
     return;
   }
@@ -41,12 +47,9 @@ int hw_region_registry(const struct hw_region_decl *const **decls) {
   return registry_broken ? -1 : n_registered;
 }
 
-/* 64-bit FNV-1a (Fowler, Noll, Vo; IETF draft-eastlake-fnv). */
-#define FNV_OFFSET 0xcbf29ce484222325ULL
-#define FNV_PRIME 0x100000001b3ULL
-static uint64_t fnv1a(uint64_t h, const void *data, size_t n) {
+uint64_t hw_fnv1a(uint64_t h, const void *data, size_t n) {
   const unsigned char *p = data;
-  for (size_t i = 0; i < n; i++) h = (h ^ p[i]) * FNV_PRIME;
+  for (size_t i = 0; i < n; i++) h = (h ^ p[i]) * HW_FNV_PRIME;
   return h;
 }
 
@@ -56,15 +59,15 @@ uint64_t hw_layout_hash(const struct hw_region_decl *const *given, int n) {
   memcpy(decls, given, sizeof decls[0] * (size_t)n);
   sort_decls(decls, n);
   uint32_t version = HW_VERSION;
-  uint64_t header_bytes = sizeof(struct hw_header);
-  uint64_t h = fnv1a(FNV_OFFSET, &version, sizeof version);
-  h = fnv1a(h, &header_bytes, sizeof header_bytes);
+  uint64_t shapes = hw_shapes_fingerprint();
+  uint64_t h = hw_fnv1a(HW_FNV_OFFSET, &version, sizeof version);
+  h = hw_fnv1a(h, &shapes, sizeof shapes);
   for (int i = 0; i < n; i++) {
     uint32_t scope = (uint32_t)decls[i]->scope;
-    h = fnv1a(h, decls[i]->name, strlen(decls[i]->name) + 1);
-    h = fnv1a(h, &decls[i]->version, sizeof decls[i]->version);
-    h = fnv1a(h, &scope, sizeof scope);
-    h = fnv1a(h, &decls[i]->unit_bytes, sizeof decls[i]->unit_bytes);
+    h = hw_fnv1a(h, decls[i]->name, strlen(decls[i]->name) + 1);
+    h = hw_fnv1a(h, &decls[i]->version, sizeof decls[i]->version);
+    h = hw_fnv1a(h, &scope, sizeof scope);
+    h = hw_fnv1a(h, &decls[i]->unit_bytes, sizeof decls[i]->unit_bytes);
   }
   return h;
 }

@@ -13,6 +13,7 @@
 #ifndef OPENSCC_HW_REGION_H
 #define OPENSCC_HW_REGION_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 struct hw_header;
@@ -51,17 +52,29 @@ struct hw_region_entry {
 /* Add a declaration to this process's registry (from a constructor). */
 void hw_region_register(const struct hw_region_decl *d);
 
+/* Constructors of this priority run before the program's own (which have
+ * none, or a later one): a program calling RCCE_init from a constructor finds
+ * the registry complete.  101 is the first priority GCC leaves to programs. */
+#define HW_REGION_CTOR_PRIORITY 101
+
 /* Declare a region: registered before main by a constructor, so every object
  * linked into the program contributes its declarations (no linker sections:
  * AddressSanitizer pads globals). */
-#define HW_REGION_DECLARE(ident, ...)                                     \
-  static const struct hw_region_decl ident##_region_decl = {__VA_ARGS__}; \
-  __attribute__((constructor)) static void ident##_region_register(void) { hw_region_register(&ident##_region_decl); }
+#define HW_REGION_DECLARE(ident, ...)                                                               \
+  static const struct hw_region_decl ident##_region_decl = {__VA_ARGS__};                           \
+  __attribute__((constructor(HW_REGION_CTOR_PRIORITY))) static void ident##_region_register(void) { \
+    hw_region_register(&ident##_region_decl);                                                       \
+  }
 
-/* The registry, sorted by name (then version): n entries, or -1 when more
- * than HW_REGION_MAX were declared or a name is too long. */
+/* The registry, sorted by name: n entries, or -1 when more
+ * than HW_REGION_MAX were declared, a name is too long or one is declared
+ * twice. */
 int hw_region_registry(const struct hw_region_decl *const **decls);
-/* FNV-1a over HW_VERSION, the header's size and each declaration's name,
+/* 64-bit FNV-1a (Fowler, Noll, Vo; IETF draft-eastlake-fnv) of n bytes, continuing h. */
+#define HW_FNV_OFFSET 0xcbf29ce484222325ULL
+#define HW_FNV_PRIME 0x100000001b3ULL
+uint64_t hw_fnv1a(uint64_t h, const void *data, size_t n);
+/* FNV-1a over HW_VERSION, hw's own shapes (hw_shapes_fingerprint, segment.h) and each declaration's name,
  * version, scope and unit size, taken in name order (so independent of the
  * order of decls).  At most HW_REGION_MAX declarations. */
 uint64_t hw_layout_hash(const struct hw_region_decl *const *decls, int n);

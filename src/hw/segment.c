@@ -75,13 +75,60 @@ static int map_fd(int fd, size_t bytes, struct hw_job *job, char *err, size_t er
   return 0;
 }
 
+/* The shapes hw itself gives the segment, for the layout hash: a field added,
+ * removed, resized or moved in the header, the settings, a UE's hw block, the
+ * registers or the trace logs changes it, whether HW_VERSION was raised or not
+ * (settings fields are all int32_t: one more changes the struct's size). */
+uint64_t hw_shapes_fingerprint(void) {
+  static const uint64_t shape[] = {sizeof(struct hw_header),
+                                   offsetof(struct hw_header, version),
+                                   offsetof(struct hw_header, nue),
+                                   offsetof(struct hw_header, chip),
+                                   offsetof(struct hw_header, launcher_pid),
+                                   offsetof(struct hw_header, set),
+                                   offsetof(struct hw_header, n_regions),
+                                   offsetof(struct hw_header, regions),
+                                   offsetof(struct hw_header, trace_off),
+                                   offsetof(struct hw_header, ue_off),
+                                   offsetof(struct hw_header, svm_off),
+                                   sizeof(struct chip_desc),
+                                   sizeof(struct hw_region_entry),
+                                   sizeof(struct hw_settings),
+                                   offsetof(struct hw_settings, debug),
+                                   offsetof(struct hw_settings, spin_limit),
+                                   offsetof(struct hw_settings, yield_limit),
+                                   offsetof(struct hw_settings, wait_adaptive),
+                                   offsetof(struct hw_settings, single_copy),
+                                   offsetof(struct hw_settings, oversubscribed),
+                                   offsetof(struct hw_settings, asym_fence),
+                                   offsetof(struct hw_settings, tagged_flags),
+                                   offsetof(struct hw_settings, scheme),
+                                   offsetof(struct hw_settings, model),
+                                   offsetof(struct hw_settings, mailbox_irq),
+                                   offsetof(struct hw_settings, svm_check),
+                                   offsetof(struct hw_settings, trace_level),
+                                   offsetof(struct hw_settings, initial_divider),
+                                   sizeof(struct hw_ue),
+                                   offsetof(struct hw_ue, state),
+                                   offsetof(struct hw_ue, wait),
+                                   offsetof(struct hw_ue, sleeps),
+                                   sizeof(struct hw_wait_desc),
+                                   sizeof(struct hw_tas),
+                                   sizeof(struct hw_config),
+                                   sizeof(struct hw_trace_ue),
+                                   sizeof(struct hw_trace_event)};
+  return hw_fnv1a(HW_FNV_OFFSET, shape, sizeof shape);
+}
+
 /* This process's region declarations (region.h) and their layout hash, or -1
  * with err set when they did not fit the registry. */
 static int own_layout_hash(uint64_t *hash, char *err, size_t errlen) {
   const struct hw_region_decl *const *decls;
   int n = hw_region_registry(&decls);
   if (n < 0) {
-    snprintf(err, errlen, "more than %d shared regions declared, or a name of %d bytes or more (hw/region.h)",
+    snprintf(err, errlen,
+             "more than %d shared regions declared, a name of %d bytes or more, or one name declared twice "
+             "(hw/region.h)",
              HW_REGION_MAX, HW_REGION_NAME_MAX);
     return -1;
   }
@@ -140,6 +187,29 @@ int hw_job_create_private(const struct hw_job_params *p, struct hw_job *job, cha
   return 0;
 }
 
+/* Each region's unit count as this process's declarations compute it for this
+ * job against the count rccerun laid out: the hash covers names, versions and
+ * unit sizes, not counts (e.g. a model-only array sized by another formula). */
+static int check_counts(const struct hw_job *job, char *err, size_t errlen) {
+  static struct hw_job_params p; /* large (a core per UE); what the count functions read */
+  p.nue = (int)job->hdr->nue;
+  p.chip = job->hdr->chip;
+  p.set = job->hdr->set;
+  const struct hw_region_decl *const *decls;
+  int n = hw_region_registry(&decls);
+  for (int i = 0; i < n; i++) {
+    const struct hw_region_entry *e = hw_region_find(job, decls[i]->name);
+    uint64_t count = decls[i]->count ? decls[i]->count(&p) : 1;
+    if (e && e->count == count) continue;
+    snprintf(err, errlen,
+             "this program was built against a different OpenSCC than rccerun (region %s: %llu units here, %llu "
+             "laid out); rebuild it with rccecc",
+             decls[i]->name, (unsigned long long)count, (unsigned long long)(e ? e->count : 0));
+    return -1;
+  }
+  return 0;
+}
+
 /* The segment's layout hash against the one this process's declarations give:
  * a program linked against another librcce.a than rccerun's reads other
  * offsets, so it must not run (region.h). */
@@ -152,8 +222,8 @@ static int check_layout(int fd, const struct hw_job *job, char *err, size_t errl
   if (own_layout_hash(&mine, err, errlen) != 0) return -1;
   if (job->hdr->layout_hash != mine) {
     snprintf(err, errlen,
-             "this program was built against a different OpenSCC than rccerun (job layout %016llx, rccerun's %016llx); "
-             "rebuild it with rccecc",
+             "this program was built against a different OpenSCC than rccerun (this program's layout %016llx, "
+             "rccerun's %016llx); rebuild it with rccecc",
              (unsigned long long)mine, (unsigned long long)job->hdr->layout_hash);
     return -1;
   }
@@ -161,7 +231,7 @@ static int check_layout(int fd, const struct hw_job *job, char *err, size_t errl
     snprintf(err, errlen, "fd %d holds a truncated OpenSCC job segment", fd);
     return -1;
   }
-  return 0;
+  return check_counts(job, err, errlen);
 }
 
 int hw_job_attach(int fd, struct hw_job *job, char *err, size_t errlen) {

@@ -121,6 +121,10 @@ struct hw_job_params {
   uint64_t trace_capacity; /* events per UE at the sizes and timeline levels */
 };
 
+/* A fingerprint of the sizes and offsets of hw's own structures (segment.c),
+ * part of the layout hash (region.h). */
+uint64_t hw_shapes_fingerprint(void);
+
 /* A mapping of a job segment in this process. */
 struct hw_job {
   struct hw_header *hdr;

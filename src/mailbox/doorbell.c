@@ -10,7 +10,7 @@
 
 #include "mailbox_internal.h"
 
-/* A real-time signal the runtime keeps for itself (documented in docs/svm_g.md). */
+/* A real-time signal the runtime keeps for itself (documented in docs/svm.md). */
 #define MB_SIGNAL_OFFSET 4
 
 static timer_t tick_timer;

@@ -113,7 +113,7 @@ int mailbox_send_kind(int dest, const void *msg, size_t len, int kind) {
       uint32_t h = MB_FLAG_FULL | (uint32_t)len << 8 | (uint32_t)kind << 16;
       if (timing_enabled) timing_flag_write(hdr, 0, h); /* one line written to dest's MPB */
       /* The doorbell is a write to the interrupt controller; charged as one
-       * more line to dest's tile (docs/svm_g.md "Model mode"). */
+       * more line to dest's tile (docs/svm.md "Model mode"). */
       if (timing_enabled && mailbox_g.irq) timing_mpb_copy(hdr, rcce_line_bytes(), 1);
       __atomic_store_n(hdr, h, __ATOMIC_RELEASE);
       /* Ring inside the critical section: a deferred dispatch in mailbox_leave

@@ -105,7 +105,7 @@ void mailbox_close(void);
 void mailbox_set_system(int (*receive)(int, const void *, size_t, uint64_t), void (*process)(void));
 /* Model mode: taking a mail from src stamped at stamp_ps costs the
  * interrupt and one mailbox check (doorbells) or a sweep over all mailboxes
- * (polling), and its line's read (docs/svm_g.md "Model mode").  A consumer
+ * (polling), and its line's read (docs/svm.md "Model mode").  A consumer
  * that waits for it first moves its clock to the stamp; an asynchronous one
  * (inside timing_interrupt_enter/leave) works at the stamp. */
 void mailbox_charge_arrival(int src, uint64_t stamp_ps);

@@ -23,8 +23,10 @@ struct mailbox_ue_shared {
   _Atomic uint64_t gic_pending[HW_MAX_UES / 64] HW_ALIGNED;
   _Atomic int32_t state;   /* enum mailbox_ue_state */
   _Atomic int32_t waiting; /* > 0 while the UE waits and checks its status itself */
-  /* Counted atomically: the UE's doorbell handler counts too. */
-  uint64_t mails_sent, mails_recv, doorbells, interrupts;
+  /* Counted atomically: the UE's doorbell handler counts too.  Own line:
+   * senders read state and waiting on every doorbell. */
+  uint64_t mails_sent HW_ALIGNED;
+  uint64_t mails_recv, doorbells, interrupts;
 };
 
 /* UE 0's block; the blocks of the others follow it (an array: line-aligned). */

@@ -63,9 +63,9 @@ static void attach_job(void) {
     return;
   }
   char err[256];
-  int fd = job_number("OPENSCC_SHM_FD", fd_s, INT_MAX, "a file descriptor number");
-  /* The UE number first, so that an attach failure names the UE. */
+  /* The UE number first, so that every later failure names the UE. */
   rcce_g.ue = job_number("OPENSCC_UE", ue_s, HW_MAX_UES - 1, "a UE number");
+  int fd = job_number("OPENSCC_SHM_FD", fd_s, INT_MAX, "a file descriptor number");
   if (hw_job_attach(fd, &rcce_g.job, err, sizeof err) != 0) die("%s", err);
   if (rcce_g.ue >= (int)rcce_g.job.hdr->nue) {
     char ues[64];

@@ -210,11 +210,6 @@ _Static_assert(sizeof(struct rcce_xfer) <= sizeof(struct rcce_xfer_storage) &&
 /* Pipelined messages move in halves of the comm buffer, whole lines each. */
 static inline size_t rcce_pipeline_half(size_t chunk) { return (chunk / 2) & ~(size_t)(RCCE_LINE_SIZE - 1); }
 
-/* Start a transfer; size RCCE_ANY_LENGTH_INTERNAL: a receive of any size
- * (into a buffer the caller made large enough).  pipelined: the sender asks
- * for the two-half protocol (iRCCE_ssend). */
-void rcce_xfer_start(struct rcce_xfer *x, char *priv, size_t size, uint32_t comb_off, size_t chunk,
-                     const struct rcce_link *l, int peer, int sending, int pipelined);
 /* Block until no transfer from src is queued. */
 void rcce_xfer_drain_recvs(int src);
 /* Whether a transfer under way uses my comm buffer (the collectives need it). */

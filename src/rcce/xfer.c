@@ -41,7 +41,10 @@ enum {
   XFER_FAILED, /* the receive did not fit the message (x->error) */
 };
 
-/* rcce_xfer_start, inline in this file's blocking calls. */
+/* Start a transfer (inline in this file's blocking calls and in
+ * rcce_xfer_start_basic); size RCCE_ANY_LENGTH_INTERNAL: a receive of any
+ * size (into a buffer the caller made large enough); pipelined: the sender
+ * asks for the two-half protocol (iRCCE_ssend). */
 static inline void xfer_init(struct rcce_xfer *x, char *priv, size_t size, uint32_t comb_off, size_t chunk,
                              const struct rcce_link *l, int peer, int sending, int pipelined) {
   /* Field by field, not a memset of the whole struct (every blocking call
@@ -68,11 +71,6 @@ static inline void xfer_init(struct rcce_xfer *x, char *priv, size_t size, uint3
   if (size <= chunk) return; /* one chunk: neither single-copy nor pipelined */
   if (rcce_single_copy_wanted(size, chunk)) x->msg.mode = RCCE_MSG_SINGLE_COPY;
   else if (pipelined && rcce_link_has_header(l)) x->msg.mode = RCCE_MSG_PIPELINED;
-}
-
-void rcce_xfer_start(struct rcce_xfer *x, char *priv, size_t size, uint32_t comb_off, size_t chunk,
-                     const struct rcce_link *l, int peer, int sending, int pipelined) {
-  xfer_init(x, priv, size, comb_off, chunk, l, peer, sending, pipelined);
 }
 
 void rcce_xfer_start_basic(struct rcce_xfer *x, char *priv, size_t size, int peer, int sending) {
@@ -206,6 +204,17 @@ static int next_step_there(struct rcce_xfer *x) {
   return rcce_link_reached(&x->link, x->wait_flag, x->wait_value);
 }
 
+/* Consume the announced chunk (at most unit bytes at from), copy it out and
+ * acknowledge it. */
+XFER_HOT void take_chunk(struct rcce_xfer *x, size_t unit, const unsigned char *from) {
+  rcce_link_recv_take(&x->link);
+  size_t n = min_size(unit, x->size - x->done);
+  rcce_mpb_read(x->priv + x->done, from, n);
+  rcce_link_recv_ack(&x->link, x->peer);
+  x->done += n;
+  if (x->done == x->size) finish(x);
+}
+
 XFER_HOT int recv_begin(struct rcce_xfer *x) {
   if (!next_step_there(x)) return 0;
   first_step_info(&x->link, x->size, x->chunk, &x->msg);
@@ -224,6 +233,9 @@ XFER_HOT int recv_begin(struct rcce_xfer *x) {
   } else {
     x->combuf = rcce_mpb_of(x->peer) + x->comb_off; /* remote get; the first chunk is there */
     x->step = data_step(x);
+    /* ... and taken at once, as the sender announced it (put_chunk): a step of
+     * its own cost the blocking receive a tenth of a short message's time. */
+    if (x->step == XFER_CHUNKS) take_chunk(x, x->chunk, x->combuf);
   }
   return 1;
 }
@@ -245,12 +257,7 @@ static int recv_grant(struct rcce_xfer *x) {
 /* One chunk, or one half-buffer chunk when pipelined. */
 static int recv_chunk(struct rcce_xfer *x, size_t unit, const unsigned char *from) {
   if (!next_step_there(x)) return 0;
-  rcce_link_recv_take(&x->link);
-  size_t n = min_size(unit, x->size - x->done);
-  rcce_mpb_read(x->priv + x->done, from, n);
-  rcce_link_recv_ack(&x->link, x->peer);
-  x->done += n;
-  if (x->done == x->size) finish(x);
+  take_chunk(x, unit, from);
   return 1;
 }
 

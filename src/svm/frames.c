@@ -33,7 +33,7 @@ static int64_t free_frame_at(int mc) {
 }
 
 /* Controllers by distance from this UE's tile; ties go to the lower
- * controller number (docs/svm_g.md "Affinity-on-first-touch"). */
+ * controller number (docs/svm.md "Affinity-on-first-touch"). */
 static int64_t take_frame(void) {
   const struct chip_desc *c = &rcce_job()->hdr->chip;
   int tried[CHIP_MAX_MC] = {0};

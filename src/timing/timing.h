@@ -98,7 +98,7 @@ void timing_frequency_change(void);
 uint64_t timing_voltage_request(void);
 void timing_voltage_wait(uint64_t requested_ps, int domain, int vlevel);
 
-/* For the layers above rcce (mailbox, svm; docs/svm_g.md "Model mode"). */
+/* For the layers above rcce (mailbox, svm; docs/svm.md "Model mode"). */
 /* Core cycles of runtime work. */
 void timing_cycles(double cycles);
 /* One uncached word at offset off of the off-chip shared memory. */

@@ -122,6 +122,15 @@ def test_a_faster_current_is_judged_symmetrically():
     assert row["ratio"] == pytest.approx(0.5) and row["within_noise"] is False
 
 
+def test_bound_is_judged_per_host_state_when_runs_mixed_them():
+    row = {"ratio": 1.40, "noise": 2.2, "states": {"fast": 1.131, "slow": 1.024}}
+    assert ab.bound_verdict(row) == "regressed by 13.1 % in a host state (fast +13.1 %, slow +2.4 %; bound 3 %)"
+    row["states"] = {"fast": 1.01, "slow": 1.02}
+    assert ab.bound_verdict(row) == "within 3 % in each host state (fast +1.0 %, slow +2.0 %; bound 3 %)"
+    row["states"] = {"slow": 1.024}  # one state: its ratio, with the row's noise
+    assert ab.bound_verdict(row) == "within 3 % (+2.4 %; noise ±220.0 %)"
+
+
 def test_failed_side_leaves_the_row_unmeasured():
     t = filled("pingpong_8", current=[1.0], baseline=[])
     row = ab.compare(t, None)

@@ -18,8 +18,10 @@ from openscc_testlib import rccerun
 ROOT = Path(__file__).resolve().parents[2]
 LIBRARY_LAYERS = ("hw", "chip", "timing", "rcce", "ircce", "mailbox", "svm")
 LOWER_LAYERS = ("hw", "chip", "timing")
-EXIT_CALL = re.compile(r"\b(exit|_exit|_Exit|quick_exit|abort|assert|__builtin_trap)\s*\(")  # assert() aborts
-PRINT_CALL = re.compile(r"\b(printf|fprintf|vfprintf|puts|fputs|putchar|perror|write)\s*\(")
+EXIT_CALL = re.compile(r"\b(exit|_exit|_Exit|quick_exit|abort|assert|__builtin_trap|err|errx|verr|verrx)\s*\(")  # assert() aborts
+PRINT_CALL = re.compile(
+    r"\b(printf|fprintf|vfprintf|vprintf|dprintf|vdprintf|puts|fputs|putchar|putc|fputc|fwrite|perror|write|syslog|warn|warnx)"
+    r"\s*\(")
 FATAL_DEFINITION = re.compile(r"^void rcce_fatal\(.*?^}\n", re.M | re.S)
 
 

@@ -17,7 +17,7 @@ from openscc_testlib import rccerun
 
 NUE = 2
 STALE = re.compile(r"^RCCE_init failed on UE (\d+): this program was built against a different OpenSCC than rccerun "
-                   r"\(job layout ([0-9a-f]{16}), rccerun's ([0-9a-f]{16})\); rebuild it with rccecc$")
+                   r"\(this program's layout ([0-9a-f]{16}), rccerun's ([0-9a-f]{16})\); rebuild it with rccecc$")
 
 
 def fixture(build: lib.Build, name: str):
@@ -31,7 +31,7 @@ def fixture(build: lib.Build, name: str):
     return dst
 
 
-@pytest.mark.parametrize("name", ["stale_extra_region", "stale_region_version"])
+@pytest.mark.parametrize("name", ["stale_extra_region", "stale_fewer_regions", "stale_region_version"])
 def test_stale_program_is_refused(build, name):
     r = rccerun(build, "-nue", str(NUE), fixture(build, name))
     assert r.rc == lib.RC_UE_FAILED, r

@@ -1,7 +1,9 @@
-/* A program as a stale (or newer) librcce.a builds it: the library's objects
- * plus a region declaration rccerun does not have (STALE_EXTRA_REGION: one
- * region more; STALE_REGION_VERSION: the rcce layer's per-UE block at another
- * version).  RCCE_init must refuse to run it (tests/integration/test_layout.py). */
+/* A program as a librcce.a of another layout builds it (tests/unit/CMakeLists.txt
+ * links the variants): STALE_EXTRA_REGION declares a region rccerun does not
+ * have; STALE_REGION_VERSION replaces the rcce layer's declarations (its
+ * rcce_shared.c is left out) with the same two regions, the per-UE block at
+ * another version; STALE_FEWER_REGIONS only leaves the svm layer's
+ * declaration out.  RCCE_init must refuse each (tests/integration/test_layout.py). */
 #include <stdio.h>
 
 #include "RCCE.h"
@@ -11,6 +13,8 @@
 HW_REGION_DECLARE(stale_extra, "test.extra", 1, HW_REGION_PER_JOB, 64, NULL)
 #endif
 #ifdef STALE_REGION_VERSION
+HW_REGION_DECLARE(stale_rcce_job, RCCE_JOB_REGION, RCCE_JOB_VERSION, HW_REGION_PER_JOB, sizeof(struct rcce_job_shared),
+                  NULL)
 HW_REGION_DECLARE(stale_rcce_ue, RCCE_UE_REGION, RCCE_UE_VERSION + 1, HW_REGION_PER_UE, sizeof(struct rcce_ue_shared),
                   NULL)
 #endif

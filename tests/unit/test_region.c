@@ -101,7 +101,7 @@ static void test_attach_refuses_other_layout(void) {
     hw_job_detach(&child);
     hw_region_register(&extra);
     if (hw_job_attach(job.fd, &child, e2, sizeof e2) == 0) _exit(3);
-    if (!strstr(e2, "this program was built against a different OpenSCC than rccerun (job layout ") ||
+    if (!strstr(e2, "this program was built against a different OpenSCC than rccerun (this program's layout ") ||
         !strstr(e2, "); rebuild it with rccecc"))
       _exit(4);
     _exit(0);
@@ -114,10 +114,28 @@ static void test_attach_refuses_other_layout(void) {
   close(job.fd);
 }
 
+/* Two declarations of one name would share a block: the registry refuses them. */
+static void test_duplicate_name_refused(void) {
+  pid_t pid = fork();
+  if (pid == 0) {
+    static const struct hw_region_decl once = {"test.twice", 1, HW_REGION_PER_JOB, 8, NULL};
+    static const struct hw_region_decl again = {"test.twice", 2, HW_REGION_PER_JOB, 8, NULL};
+    const struct hw_region_decl *const *decls;
+    hw_region_register(&once);
+    if (hw_region_registry(&decls) < 0) _exit(2);
+    hw_region_register(&again);
+    _exit(hw_region_registry(&decls) < 0 ? 0 : 3);
+  }
+  int status;
+  waitpid(pid, &status, 0);
+  CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+}
+
 int main(void) {
   test_hash();
   test_registry_sorted();
   test_layout_and_lookup();
   test_attach_refuses_other_layout();
+  test_duplicate_name_refused();
   return unit_report("test_region");
 }
