@@ -123,7 +123,7 @@ XFER_HOT int send_begin(struct rcce_xfer *x) {
     x->step = data_step(x);
     /* LPRG: the first chunk goes with the first step (inline here: a 64-byte
      * ping-pong took a third longer in the host's slow state when the driver
-     * ran it as a step of its own; bench/results/ab.md). */
+     * ran it as a step of its own; docs/architecture.md, "The transfer engine"). */
     if (x->step == XFER_CHUNKS) put_chunk(x);
   }
   return 1;
