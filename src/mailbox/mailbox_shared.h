@@ -29,7 +29,7 @@ struct mailbox_ue_shared {
   uint64_t mails_recv, doorbells, interrupts;
 };
 
-/* UE 0's block; the blocks of the others follow it (an array: line-aligned). */
+/* UE ue's block; the blocks form an array (line-sized), so UE 0's indexes all. */
 static inline struct mailbox_ue_shared *mailbox_ue_shared_of(const struct hw_job *j, int ue) {
   return (struct mailbox_ue_shared *)hw_region_ue(j, MAILBOX_UE_REGION, ue);
 }

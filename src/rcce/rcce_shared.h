@@ -44,7 +44,7 @@ struct rcce_ue_shared {
 static inline struct rcce_job_shared *rcce_job_shared_of(const struct hw_job *j) {
   return (struct rcce_job_shared *)hw_region_base(j, RCCE_JOB_REGION);
 }
-/* UE 0's block; the blocks of the others follow it (an array: line-aligned). */
+/* UE ue's block; the blocks form an array (line-sized), so UE 0's indexes all. */
 static inline struct rcce_ue_shared *rcce_ue_shared_of(const struct hw_job *j, int ue) {
   return (struct rcce_ue_shared *)hw_region_ue(j, RCCE_UE_REGION, ue);
 }

@@ -415,8 +415,8 @@ XFER_HOT int xfer_run(struct rcce_xfer *x, int sending) {
     return x->error;
   }
   /* Alone: nothing else can move, so only x's own flag can unblock it.  Its
-   * steps are not counted in steps_taken: no poll is under way meanwhile. */
-  skip_if_empty(x);
+   * steps are not counted in steps_taken: no poll is under way meanwhile.
+   * (A zero-byte call never gets here alone: its caller returned.) */
   while (!rcce_xfer_done(x))
     if (!xfer_step_dir(x, sending)) wait_unstuck(x);
   return x->error;
