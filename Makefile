@@ -5,23 +5,25 @@ PREFIX     ?= /usr/local
 JOBS       ?= 2
 PYTHON     ?= python3
 
-.PHONY: all build demo test test-unit test-integration test-asan bench validate calibrate install clean deps
+.PHONY: all build test-asan-build demo test test-unit test-integration test-asan bench validate calibrate install clean deps
 
 all: build
 
 deps:
 	@OPENSCC_DEPS_LOG=$(BUILD)/install-deps.log sh scripts/install-deps.sh
 
-$(BUILD)/Makefile:
+# Configured after deps: the MPI providers' flavours are built only when CMake
+# finds libfabric-dev and the .venv's MPICH (docs/mpi.md "Dependencies").
+$(BUILD)/Makefile: | deps
 	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release
 
-build: $(BUILD)/Makefile
+build: deps $(BUILD)/Makefile
 	cmake --build $(BUILD) -j$(JOBS)
 
-$(ASAN_BUILD)/Makefile:
+$(ASAN_BUILD)/Makefile: | deps
 	cmake -S . -B $(ASAN_BUILD) -DCMAKE_BUILD_TYPE=Debug -DOPENSCC_SANITIZE=ON
 
-test-asan-build: $(ASAN_BUILD)/Makefile
+test-asan-build: deps $(ASAN_BUILD)/Makefile
 	cmake --build $(ASAN_BUILD) -j$(JOBS)
 
 demo: deps build
@@ -40,6 +42,7 @@ bench: build
 	$(PYTHON) bench/model_bench.py --build $(BUILD)
 	$(PYTHON) bench/trace_bench.py --build $(BUILD)
 	$(PYTHON) bench/svm_bench.py --build $(BUILD)
+	$(PYTHON) bench/mpi_bench.py --build $(BUILD)
 
 install: build
 	cmake --install $(BUILD) --prefix $(PREFIX)

@@ -10,7 +10,7 @@ if ! command -v "$cf" >/dev/null 2>&1; then
   exit 2
 fi
 bad=""
-for f in $(find src include apps tests/unit tests/programs bench -name '*.[ch]' | sort); do
+for f in $(find src include apps tests/unit tests/programs tests/mpi bench -name '*.[ch]' | sort); do
   "$cf" --style=file --dry-run -Werror "$f" >/dev/null 2>&1 || bad="$bad $f"
 done
 if [ -n "$bad" ]; then

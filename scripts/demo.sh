@@ -3,10 +3,11 @@
 # SCC cores, pingpong between the two farthest cores (0 and 47), and the
 # iRCCE/RCCE_peek request-reply server on 48 cores with tagged flags and
 # remote-put/local-get; MetalSVM's shared virtual memory (Laplace in its
-# three variants) and mailboxes; then the same kind of programs in model mode, with
+# three variants) and mailboxes; an MPI program (hash-distributed search) over
+# the libfabric provider; then the same kind of programs in model mode, with
 # the SCC time, energy and power they would have had; a report of the traced
-# model run; and the [FURST-2011] (docs/references.md) study reproduced (openscc reproduce furst2012
-# --quick) with its figures and table.
+# model run; and the [FURST-2011] (docs/references.md) study reproduced
+# (openscc reproduce furst2012 --quick) with its figures and table.
 set -eu
 BUILD=${1:-build}
 OUT=$BUILD/demo
@@ -52,6 +53,12 @@ run_timed "MetalSVM: Laplace 1024 x 512 on 8 cores, SVM strong model (pages move
 run_timed "MetalSVM: the same, lazy release consistency" 2 -nue 8 "$BUILD/apps/laplace" lazy 200
 run_timed "MetalSVM: the same with iRCCE messages (non-blocking halo exchange): the same checksum" 2 \
   -nue 8 "$BUILD/apps/laplace" mp 200
+echo
+echo "== an unmodified MPI program, built with Open MPI's own mpicc (docs/mpi.md)"
+echo "   mpicc.openmpi -O2 apps/mpi/hda_star.c -o $OUT/hda_star"
+mpicc.openmpi -O2 apps/mpi/hda_star.c -o "$OUT/hda_star"
+run_timed "MPI: hash-distributed A* on the 15-puzzle, 16 ranks, every byte through the provider and the MPB (rckmpi channel)" 0 \
+  --mpi openmpi -nue 16 "$OUT/hda_star" 4 40 3
 echo
 echo "Times above are host wall-clock (native mode). Model mode: virtual SCC time, energy and power."
 run_timed "model mode: [SVM-2012] Table 1 (SVM overheads) on cores 0 and 30, in virtual SCC microseconds" 8 \

@@ -108,6 +108,7 @@ uint64_t hw_shapes_fingerprint(void) {
                                    offsetof(struct hw_settings, svm_check),
                                    offsetof(struct hw_settings, trace_level),
                                    offsetof(struct hw_settings, initial_divider),
+                                   offsetof(struct hw_settings, mpi_channel),
                                    sizeof(struct hw_ue),
                                    offsetof(struct hw_ue, state),
                                    offsetof(struct hw_ue, wait),

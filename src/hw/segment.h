@@ -53,6 +53,7 @@ enum hw_wait_kind {
   HW_WAIT_MAIL,         /* mailbox_recv: a mail (from peer, or any UE when -1) */
   HW_WAIT_MAILBOX_FULL, /* mailbox_send: peer to empty its mailbox */
   HW_WAIT_SVM_PAGE,     /* SVM page fault: ownership of a page held by peer */
+  HW_WAIT_MPI,          /* in MPI (mpi channel): a packet from any UE, or an EWS to free */
 };
 
 /* What a sleeping UE waits for: read by the launcher's deadlock report. */
@@ -142,6 +143,14 @@ int hw_job_create_private(const struct hw_job_params *p, struct hw_job *job, cha
 /* UE: map a segment from an inherited fd. */
 int hw_job_attach(int fd, struct hw_job *job, char *err, size_t errlen);
 void hw_job_detach(struct hw_job *job);
+/* UE: the job rccerun started this process in (attach_env.c), named by the
+ * environment OPENSCC_SHM_FD (an inherited fd of the segment) and OPENSCC_UE,
+ * each parsed whole.  The UE is parsed first and stored in *ue, so that every
+ * later failure can name it.  Returns 0 attached, 1 when either variable is
+ * unset (not started by rccerun; nothing touched but *ue = -1), -1 with err
+ * set ("OPENSCC_UE must be a UE number (set by rccerun), got 'x'", the error
+ * of hw_job_attach, or a UE number beyond the job's). */
+int hw_job_attach_env(struct hw_job *job, int *ue, char *err, size_t errlen);
 /* Launcher: remove the segment's name (idempotent). */
 void hw_job_unlink(struct hw_job *job);
 /* Remove segments of this user whose launcher is dead; returns how many. */

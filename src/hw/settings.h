@@ -33,6 +33,12 @@ struct hw_settings {
   int32_t svm_check;       /* lazy-release pages behave like the SCC's caches (rccerun --svm-check) */
   int32_t trace_level;     /* enum hw_trace_level (trace.h): what the job directory records */
   int32_t initial_divider; /* every tile's clock divider at the start */
+  /* rccerun --mpi-channel: HW_MPI_CHANNEL_NONE in jobs started without --mpi,
+   * else a value of enum mpi_channel_kind (mpi/channel.h, which hw does not
+   * include): 0 rckmpi, 1 rckmpi-original. */
+  int32_t mpi_channel;
 };
+
+#define HW_MPI_CHANNEL_NONE (-1)
 
 #endif

@@ -49,9 +49,10 @@ struct sleep_record {
 
 /* Publish what this UE sleeps on before every futex_wait: the deadlock check
  * compares the futex word with futex_val, and a UE woken by an unrelated
- * flag write sleeps again on a new value. */
+ * flag write sleeps again on a new value.  new_sleep: count it in `sleeps`
+ * (0 when it continues a bounded sleep that timed out unwoken). */
 static void note_sleep(struct hw_job *j, struct hw_ue *u, const struct hw_wait_desc *why, volatile uint32_t *word,
-                       uint32_t val, struct sleep_record *rec) {
+                       uint32_t val, int new_sleep, struct sleep_record *rec) {
   if (!rec->slept) {
     rec->slept = 1;
     rec->state_before = __atomic_load_n(&u->state, __ATOMIC_RELAXED);
@@ -59,7 +60,7 @@ static void note_sleep(struct hw_job *j, struct hw_ue *u, const struct hw_wait_d
   }
   u->wait.futex_off = (uint64_t)((unsigned char *)word - j->base);
   u->wait.futex_val = val;
-  u->sleeps++;
+  if (new_sleep) u->sleeps++;
   __atomic_store_n(&u->state, HW_UE_BLOCKED, __ATOMIC_RELEASE);
 }
 
@@ -210,7 +211,7 @@ void hw_wait_cond(struct hw_job *j, int me, hw_cond_fn cond, void *arg, const st
     __atomic_store_n(&u->sleeping, 1, __ATOMIC_RELAXED);
     sleeper_fence(j);
     if (cond(arg)) break;
-    note_sleep(j, u, why, seq, s, &rec);
+    note_sleep(j, u, why, seq, s, 1, &rec);
     futex_wait(seq, s);
     if (cond(arg)) break;
   }
@@ -247,7 +248,7 @@ static void wait_change(struct hw_job *j, int me, volatile uint32_t *word, uint3
   struct hw_ue *u = hw_ue(j, me);
   struct sleep_record rec = {0, 0};
   while (!word_changed(&a)) {
-    note_sleep(j, u, why, word, old, &rec);
+    note_sleep(j, u, why, word, old, 1, &rec);
     /* Dekker with the waker: count in (a locked add: a full fence on x86),
      * re-check, sleep, count out.  A count, not a flag: a waker of an
      * earlier generation running late must not erase a later sleeper. */
@@ -287,29 +288,71 @@ void hw_wake_word_asleep(volatile uint32_t *word, volatile uint32_t *asleep) {
  * fruitless polls of this UE and spend them like poll_briefly's budget, then
  * nap on the doorbell.  A nap is bounded (the program may be waiting for
  * something else too) and is not a blocked state: the UE is still running
- * its own loop. */
+ * its own loop.  A library that waits for the program (the MPI channel:
+ * hw_poll_idle_blocked) naps BLOCKED_NAP_NS, and once one idle stretch --
+ * the fruitless polls since the last fruitful one -- has lasted
+ * BLOCKED_AFTER_NAPS naps, its naps show the UE blocked (wait.h). */
 #define NAP_NS 1000000L
+#define BLOCKED_NAP_NS 20000000L
+#define BLOCKED_AFTER_NAPS 5
 
 static unsigned fruitless_polls;
 
-void hw_poll_fruitful(void) { fruitless_polls = 0; }
+/* The idle stretch of hw_poll_idle_blocked: its naps so far, and the
+ * doorbell value of the last one when it timed out unwoken (a nap on the
+ * same value continues that sleep: the deadlock check sees `sleeps`
+ * unchanged while nothing rings and nothing else happens). */
+static struct {
+  unsigned naps;
+  int unwoken;
+  uint32_t seq;
+} idle_stretch;
 
-/* Sleep until the doorbell rings (any flag written into my MPB) or NAP_NS. */
-static void nap(struct hw_job *j, int me, hw_cond_fn cond, void *arg) {
+/* Something happened: the spin budget starts again, and so does the idle
+ * stretch (its next nap is a new sleep, not shown blocked at once). */
+void hw_poll_fruitful(void) {
+  fruitless_polls = 0;
+  idle_stretch.naps = 0;
+  idle_stretch.unwoken = 0;
+}
+
+/* A library's nap on doorbell value s: one more of the idle stretch, shown
+ * blocked on why from the stretch's BLOCKED_AFTER_NAPS-th nap on, counted
+ * in `sleeps` unless it continues a nap that timed out unwoken. */
+static void begin_idle_nap(struct hw_job *j, struct hw_ue *u, const struct hw_wait_desc *why, volatile uint32_t *seq,
+                           uint32_t s, struct sleep_record *rec) {
+  int new_sleep = !(idle_stretch.unwoken && idle_stretch.seq == s);
+  if (idle_stretch.naps < BLOCKED_AFTER_NAPS) idle_stretch.naps++;
+  if (idle_stretch.naps >= BLOCKED_AFTER_NAPS) note_sleep(j, u, why, seq, s, new_sleep, rec);
+  else if (new_sleep) u->sleeps++;
+}
+
+/* Sleep until the doorbell rings (any flag written into my MPB) or a
+ * timeout: NAP_NS for a program's poll (why NULL), BLOCKED_NAP_NS for a
+ * library's idle poll (begin_idle_nap: maybe shown blocked on why). */
+static void nap(struct hw_job *j, int me, hw_cond_fn cond, void *arg, const struct hw_wait_desc *why) {
   struct hw_ue *u = hw_ue(j, me);
   volatile uint32_t *seq = (volatile uint32_t *)&u->doorbell_seq;
   uint32_t s = __atomic_load_n(seq, __ATOMIC_ACQUIRE);
   __atomic_store_n(&u->sleeping, 1, __ATOMIC_RELAXED);
   sleeper_fence(j); /* as in hw_wait_cond: a write after this point rings */
   if (!cond(arg)) {
-    const struct timespec timeout = {0, NAP_NS};
-    u->sleeps++;
+    long ns = why ? BLOCKED_NAP_NS : NAP_NS;
+    const struct timespec timeout = {ns / 1000000000L, ns % 1000000000L};
+    struct sleep_record rec = {0, 0};
+    if (!why) u->sleeps++;
+    else begin_idle_nap(j, u, why, seq, s, &rec);
     futex_wait_until(seq, s, &timeout);
+    if (why) {
+      idle_stretch.unwoken = __atomic_load_n(seq, __ATOMIC_ACQUIRE) == s;
+      idle_stretch.seq = s;
+    }
+    note_wake(u, &rec);
   }
   __atomic_store_n(&u->sleeping, 0, __ATOMIC_RELAXED);
 }
 
-static void poll_idle(struct hw_job *j, int me, hw_cond_fn cond, void *arg) {
+static void poll_idle(struct hw_job *j, int me, hw_cond_fn cond, void *arg, const struct hw_wait_desc *why) {
   struct budget b = budget_of(j);
   unsigned spin = b.spin > 0 ? (unsigned)b.spin : 0, yield = b.yield > 0 ? (unsigned)b.yield : 0;
   unsigned n = fruitless_polls;
@@ -320,7 +363,7 @@ static void poll_idle(struct hw_job *j, int me, hw_cond_fn cond, void *arg) {
   } else if (n < spin + yield) {
     sched_yield();
   } else {
-    nap(j, me, cond, arg);
+    nap(j, me, cond, arg, why);
   }
 }
 
@@ -330,10 +373,18 @@ static void poll_idle(struct hw_job *j, int me, hw_cond_fn cond, void *arg) {
 
 static uint64_t last_poll_end_ns;
 
-void hw_poll_idle(struct hw_job *j, int me, hw_cond_fn cond, void *arg) {
+static void poll_idle_since_last(struct hw_job *j, int me, hw_cond_fn cond, void *arg, const struct hw_wait_desc *why) {
   if (hw_trace_monotonic_ns() - last_poll_end_ns > POLL_GAP_NS) fruitless_polls = 0;
-  poll_idle(j, me, cond, arg);
+  poll_idle(j, me, cond, arg, why);
   last_poll_end_ns = hw_trace_monotonic_ns();
+}
+
+void hw_poll_idle(struct hw_job *j, int me, hw_cond_fn cond, void *arg) {
+  poll_idle_since_last(j, me, cond, arg, NULL);
+}
+
+void hw_poll_idle_blocked(struct hw_job *j, int me, hw_cond_fn cond, void *arg, const struct hw_wait_desc *why) {
+  poll_idle_since_last(j, me, cond, arg, why);
 }
 
 void hw_ring_slow(struct hw_job *j, int ue) {

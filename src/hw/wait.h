@@ -52,9 +52,26 @@ void hw_ring_slow(struct hw_job *j, int ue);
 /* Polling calls: after a poll that found nothing done and moved nothing,
  * hw_poll_idle spends one unit of the wait budget (spin, then yield, then a
  * bounded nap until cond holds or the doorbell rings); hw_poll_fruitful
- * starts the count again. */
+ * starts the count again.  Call it whenever anything was done -- data
+ * moved, or an operation completed without the MPB (the MPI provider: a
+ * receive served from an unexpected message, a send to oneself) -- so that
+ * a stretch of fruitless polls means nothing at all happened in it. */
 void hw_poll_idle(struct hw_job *j, int me, hw_cond_fn cond, void *arg);
 void hw_poll_fruitful(void);
+/* The same for a library that polls while it waits for other UEs (the MPI
+ * channel's progress loop, mpi_channel_idle).  The rule: naps are bounded
+ * (20 ms: the library may wait for something that rings no doorbell, e.g.
+ * a program's MPI_Test loop with its own deadline, seen at most that late);
+ * once one idle stretch (the fruitless polls since the last
+ * hw_poll_fruitful) has lasted 5 naps (100 ms), its naps show the UE
+ * HW_UE_BLOCKED on why, so the launcher's deadlock check sees it; a nap that
+ * begins where the previous one timed out with the doorbell unchanged
+ * continues the same sleep (`sleeps` is not bumped), while a fruitful poll
+ * or a ring starts a new one.  A program that polls with its own exit
+ * condition and nothing else happening looks the same as a blocked wait:
+ * the launcher declares a deadlock only after every rank has been so for
+ * 2 s. */
+void hw_poll_idle_blocked(struct hw_job *j, int me, hw_cond_fn cond, void *arg, const struct hw_wait_desc *why);
 
 /* Whether the kernel offers the asymmetric fence (launcher side). */
 int hw_asym_fence_available(void);

@@ -13,6 +13,7 @@
 
 #include "../chip/text_input.h"
 #include "../hw/trace.h"
+#include "../mpi/channel.h"
 #include "../rcce/rcce_shared.h"
 
 #define MAX_REGION_BYTES (1ull << 40) /* --shm-size, --svm-size: 1T, far beyond any host's /dev/shm */
@@ -30,6 +31,11 @@ static const struct launch_choice mailbox_modes[] = {{"irq", 1}, {"poll", 0}, {N
 static const struct launch_choice flag_forms[] = {{"normal", HW_TAGGED_OFF}, {"tagged", HW_TAGGED_ON}, {NULL, 0}};
 static const struct launch_choice schemes[] = {{"lprg", HW_SCHEME_LPRG}, {"rplg", HW_SCHEME_RPLG}, {NULL, 0}};
 static const struct launch_choice models[] = {{"scc", 1}, {"none", 0}, {NULL, 0}};
+static const struct launch_choice mpi_libraries[] = {
+    {"openmpi", LAUNCH_MPI_OPENMPI}, {"mpich", LAUNCH_MPI_MPICH}, {NULL, 0}};
+/* hw_settings.mpi_channel holds enum mpi_channel_kind (hw/settings.h). */
+static const struct launch_choice mpi_channels[] = {
+    {"rckmpi", MPI_CHANNEL_RCKMPI}, {"rckmpi-original", MPI_CHANNEL_RCKMPI_ORIGINAL}, {NULL, 0}};
 static const struct launch_choice zero_one[] = {{"0", 0}, {"1", 1}, {NULL, 0}};
 
 /* --compute-slowdown overrides a chip file key and has its range (docs/chips.md). */
@@ -103,6 +109,24 @@ const struct launch_option launch_option_rows[] = {
      .def = "64M",
      .help = "page frames for svm_alloc (4 x 16M: frames behind every memory controller)",
      FIELD(job.svm_bytes)},
+    {.names = {"--mpi"},
+     .group = LAUNCH_GROUP_JOB,
+     .kind = LAUNCH_ARG_CHOICE,
+     .arg = "LIB",
+     .choices = mpi_libraries,
+     .unset = LAUNCH_MPI_NONE,
+     .help = "run an MPI program, rank i as UE i, started by the launcher of",
+     FIELD(mpi),
+     .json = "mpi"},
+    {.names = {"--mpi-channel"},
+     .group = LAUNCH_GROUP_MESSAGES,
+     .kind = LAUNCH_ARG_CHOICE,
+     .arg = "KIND",
+     .choices = mpi_channels,
+     .unset = HW_MPI_CHANNEL_NONE, /* options.c: rckmpi once --mpi is given */
+     .help = "with --mpi: the SCC channel protocol over the MPB (default rckmpi), one of",
+     FIELD(job.set.mpi_channel),
+     .json = "mpi_channel"},
     {.names = {"-h", "--help"}, .group = LAUNCH_GROUP_JOB, .kind = LAUNCH_ARG_HELP, .help = "this text"},
     {.names = {"--trace"},
      .group = LAUNCH_GROUP_OUTPUT,
@@ -434,6 +458,7 @@ static void help_row(FILE *f, const struct launch_option *r) {
 
 void launch_option_help(FILE *f) {
   fputs("usage: rccerun -nue N [options] [--] program [args...]\n", f);
+  fputs("       rccerun --mpi LIB -nue N [options] [--] mpi-program [args...]\n", f);
   for (size_t g = 0; g < sizeof group_titles / sizeof group_titles[0]; g++) {
     fprintf(f, "%s:\n", group_titles[g]);
     for (size_t i = 0; i < launch_option_count; i++)

@@ -5,6 +5,7 @@
 #include "options.h"
 
 #include "../chip/text_input.h"
+#include "../mpi/channel.h"
 #include "option_table.h"
 
 #include <math.h>
@@ -199,12 +200,22 @@ static int find_program(char **argv, int prog, struct launch_options *o) {
   return 0;
 }
 
+/* --mpi-channel chooses the protocol of MPI jobs only; an MPI job without it
+ * takes rckmpi (hw/settings.h). */
+static int check_mpi_channel(struct launch_options *o) {
+  int given = o->job.set.mpi_channel != HW_MPI_CHANNEL_NONE;
+  if (o->mpi == LAUNCH_MPI_NONE && given)
+    return launch_fail("--mpi-channel applies to MPI jobs only: give --mpi openmpi or --mpi mpich too");
+  if (o->mpi != LAUNCH_MPI_NONE && !given) o->job.set.mpi_channel = MPI_CHANNEL_RCKMPI;
+  return 0;
+}
+
 int launch_parse(int argc, char **argv, struct launch_options *o) {
   memset(o, 0, sizeof *o);
   launch_option_defaults(o);
   int prog = parse_arguments(argc, argv, o);
   if (prog <= 0) return prog < 0 ? -1 : 1;
-  if (launch_option_environment(o)) return -1;
+  if (launch_option_environment(o) || check_mpi_channel(o)) return -1;
   if (o->job.nue == 0) return launch_fail("missing -nue N");
   if (prog >= argc) return launch_fail("missing the program to run");
   if (load_chip(o) || place_ues(o) || set_clock(o)) return -1;

@@ -6,6 +6,9 @@
 
 #include "../hw/segment.h"
 
+/* rccerun --mpi: the MPI library whose launcher starts the ranks (mpi_launch.h). */
+enum launch_mpi { LAUNCH_MPI_NONE = 0, LAUNCH_MPI_OPENMPI = 1, LAUNCH_MPI_MPICH = 2 };
+
 struct launch_options {
   struct hw_job_params job;   /* what the UEs see (settings.h), written by the option table's rows */
   double timeout_s;           /* 0: none */
@@ -18,6 +21,7 @@ struct launch_options {
   double compute_slowdown;    /* -1: the chip's */
   long wait_spin, wait_yield; /* OPENSCC_SPIN / OPENSCC_YIELD, -1 when unset (adaptive waiting) */
   int asym_fence;             /* OPENSCC_ASYM_FENCE */
+  int mpi;                    /* enum launch_mpi (--mpi) */
   const char *app;            /* resolved path of the program */
   char **app_argv;            /* argv for the UEs, app_argv[0] = program */
   char app_path[4096];

@@ -5,9 +5,17 @@
 #include <string.h>
 #include <sys/wait.h>
 
+/* MPI jobs carry their channel (hw/settings.h); rank i is UE i. */
+static int mpi_job(const struct hw_job *job) { return job->hdr->set.mpi_channel != HW_MPI_CHANNEL_NONE; }
+
 void report_ue_name(char *buf, size_t len, const struct hw_job *job, int u) {
-  snprintf(buf, len, "UE %d (core %d)", u, hw_ue(job, u)->core);
+  if (mpi_job(job)) snprintf(buf, len, "rank %d (UE %d on core %d)", u, u, hw_ue(job, u)->core);
+  else snprintf(buf, len, "UE %d (core %d)", u, hw_ue(job, u)->core);
 }
+
+const char *report_finalize_call(const struct hw_job *job) { return mpi_job(job) ? "MPI_Finalize" : "RCCE_finalize"; }
+
+static const char *init_call(const struct hw_job *job) { return mpi_job(job) ? "MPI_Init" : "RCCE_init"; }
 
 static void describe_wait(FILE *f, const struct hw_job *job, const struct hw_wait_desc *w) {
   char peer[64] = "";
@@ -30,6 +38,7 @@ static void describe_wait(FILE *f, const struct hw_job *job, const struct hw_wai
     case HW_WAIT_MAIL: fprintf(f, "blocked in mailbox_recv, waiting for a mail"); break;
     case HW_WAIT_MAILBOX_FULL: fprintf(f, "blocked in mailbox_send, waiting for %s to take the last mail", peer); break;
     case HW_WAIT_SVM_PAGE: fprintf(f, "blocked in an SVM page fault, waiting for the page from %s", peer); break;
+    case HW_WAIT_MPI: fprintf(f, "waiting in MPI for a packet or a free EWS"); break;
     default: fprintf(f, "blocked in the runtime"); break;
   }
 }
@@ -44,14 +53,14 @@ void report_ue_line(FILE *f, const struct hw_job *job, int u, const struct ue_ex
     int st = ex[u].status;
     if (WIFSIGNALED(st)) fprintf(f, "killed by signal %d (%s)", WTERMSIG(st), strsignal(WTERMSIG(st)));
     else if (state == HW_UE_FINALIZED) fprintf(f, "finished (exit status %d)", WEXITSTATUS(st));
-    else if (state == HW_UE_NOT_STARTED) fprintf(f, "exited with status %d before RCCE_init", WEXITSTATUS(st));
-    else fprintf(f, "exited with status %d without RCCE_finalize", WEXITSTATUS(st));
+    else if (state == HW_UE_NOT_STARTED) fprintf(f, "exited with status %d before %s", WEXITSTATUS(st), init_call(job));
+    else fprintf(f, "exited with status %d without %s", WEXITSTATUS(st), report_finalize_call(job));
   } else if (state == HW_UE_BLOCKED) {
     describe_wait(f, job, &ue->wait);
   } else if (state == HW_UE_FINALIZED) {
-    fprintf(f, "in RCCE_finalize, exiting");
+    fprintf(f, "in %s, exiting", report_finalize_call(job));
   } else if (state == HW_UE_NOT_STARTED) {
-    fprintf(f, "running, has not called RCCE_init");
+    fprintf(f, "running, has not called %s", init_call(job));
   } else {
     fprintf(f, "running (not blocked in the runtime)");
   }

@@ -9,6 +9,7 @@
 #include "../hw/trace.h"
 #include "option_table.h"
 #include "../mailbox/mailbox_shared.h"
+#include "../mpi/mpi_shared.h"
 #include "../rcce/rcce_shared.h"
 #include "../svm/svm_shared.h"
 #include "../timing/timing_shared.h"
@@ -65,11 +66,14 @@ static void json_number(FILE *f, const char *sep, const char *key, const char *f
 }
 
 /* An option's row with a summary.json key: a choice by its name, a flag as
- * true or false, or the value the job ran with (option_table.h). */
+ * true or false, or the value the job ran with (option_table.h).  A choice
+ * left unset without a default (--mpi, --mpi-channel of an RCCE job) has no
+ * key. */
 static void write_option(FILE *f, const struct launch_option *r, const struct launch_options *o,
                          const struct hw_job *job) {
-  fprintf(f, ",\n    \"%s\": ", r->json);
   long v = launch_option_int(r, o);
+  if (r->kind == LAUNCH_ARG_CHOICE && !r->json_in_effect && !launch_option_choice_name(r, v)) return;
+  fprintf(f, ",\n    \"%s\": ", r->json);
   if (r->json_in_effect) json_string(f, r->json_in_effect(job));
   else if (r->kind == LAUNCH_ARG_CHOICE) json_string(f, launch_option_choice_name(r, v));
   else fputs(v ? "true" : "false", f);
@@ -105,6 +109,17 @@ static void write_job(FILE *f, const struct launch_options *o, const struct hw_j
   fprintf(f, "\n  },\n");
 }
 
+/* An MPI job's UE: its channel's statistics (mpi_shared.h; docs/mpi-channel.md "Statistics"). */
+static void write_mpi_statistics(FILE *f, const struct mpi_ue_shared *m) {
+  fprintf(f,
+          ", \"mpi\": {\"packets_sent\": %llu, \"bytes_sent\": %llu, \"packets_recv\": %llu, \"bytes_recv\": %llu, "
+          "\"rounds_sent\": %llu, \"rounds_recv\": %llu, \"gews_rounds\": %llu, \"gews_chunks\": %llu, "
+          "\"ews_busy\": %llu}",
+          (unsigned long long)m->packets_sent, (unsigned long long)m->bytes_sent, (unsigned long long)m->packets_recv,
+          (unsigned long long)m->bytes_recv, (unsigned long long)m->rounds_sent, (unsigned long long)m->rounds_recv,
+          (unsigned long long)m->gews_rounds, (unsigned long long)m->gews_chunks, (unsigned long long)m->ews_busy);
+}
+
 static void write_ue(FILE *f, const struct hw_job *job, uint32_t u) {
   const struct hw_header *h = job->hdr;
   const struct hw_ue *ue = hw_ue(job, (int)u);
@@ -137,6 +152,7 @@ static void write_ue(FILE *f, const struct hw_job *job, uint32_t u) {
             "\"svm_forwarded\": %llu",
             (unsigned long long)svm->faults, (unsigned long long)svm->frames, (unsigned long long)svm->acquired,
             (unsigned long long)svm->served, (unsigned long long)svm->forwarded);
+  if (h->set.mpi_channel != HW_MPI_CHANNEL_NONE) write_mpi_statistics(f, mpi_ue_shared_of(job, (int)u));
   if (h->set.model) {
     const struct timing_vclock *c = timing_clock_of(job, (int)u);
     json_number(f, ", ", "seconds", "%.9g", secs(c->now_ps));

@@ -3,10 +3,20 @@
  * terminal's Ctrl-C reaches rccerun alone, which then stops the group.  Each
  * UE dies with rccerun (PR_SET_PDEATHSIG), so even kill -9 of the launcher
  * leaves no UE behind; its segment is then removed by the next rccerun.
+ *
+ * MPI jobs (rccerun --mpi, docs/rccerun.md "MPI jobs"): rccerun's one child is
+ * the MPI library's launcher, in a process group of its own; the ranks are
+ * its descendants, each an openscc-rank wrapper recording its program's exit
+ * in launch.ue (launch_shared.h).  rccerun is a child subreaper, so whatever
+ * the launcher leaves behind (daemons, orphaned ranks) stays its descendant,
+ * is stopped with the job and keeps the single-copy ptrace rule's ancestry
+ * (rcce/init.c allow_single_copy_peers).  The checks are those of RCCE jobs,
+ * on the recorded exits.
  */
 #define _GNU_SOURCE
 #include "supervise.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -20,11 +30,20 @@
 
 #include "../hw/wait.h"
 #include "job_dir.h"
+#include "launch_shared.h"
+#include "mpi_launch.h"
 #include "report.h"
 
 #define TICK_MS 50
 #define DEADLOCK_SAMPLES 4 /* consecutive ticks with every live UE asleep */
-#define GRACE_MS 1000      /* after a UE failed: time the others get to exit on their own */
+/* MPI jobs: the MPI library also waits for its launcher's out-of-band
+ * exchanges (a PMI fence in MPI_Init and MPI_Finalize) while its progress
+ * engine sleeps in the provider; on a loaded host such a fence may take
+ * longer than DEADLOCK_SAMPLES ticks, so a deadlock must last 2 s. */
+#define MPI_DEADLOCK_SAMPLES 40
+#define GRACE_MS 1000         /* after a UE failed: time the others get to exit on their own */
+#define LAUNCHER_TERM_MS 1500 /* MPI jobs: time the launcher gets to stop its ranks after SIGTERM */
+#define STOP_MS 5000          /* time to kill every descendant before naming the survivors */
 #define GRACE_TICK_MS 10
 
 struct job_run {
@@ -36,6 +55,11 @@ struct job_run {
   int nalive;
   pid_t pgid;
   int asleep_ticks;
+  /* MPI jobs: the ranks' exits come from launch.ue, rccerun waits for the launcher. */
+  int mpi;
+  const struct mpi_command *cmd;
+  pid_t launcher;
+  int launcher_exited, launcher_status;
 };
 
 /* SIGPIPE as rccerun found it, for the UEs (launch_ignore_sigpipe). */
@@ -55,21 +79,27 @@ static double now_s(void) {
   return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-static void child_exec(const struct launch_options *o, struct job_run *r, int u, pid_t launcher, const sigset_t *orig) {
-  setpgid(0, r->pgid ? r->pgid : 0);
+/* In a child of rccerun (a UE, or an MPI job's launcher): process group pgid
+ * (0: its own), death with rccerun, the signal state rccerun found. */
+static void child_setup(pid_t pgid, pid_t launcher, const sigset_t *orig) {
+  setpgid(0, pgid);
   prctl(PR_SET_PDEATHSIG, SIGKILL);
   if (getppid() != launcher) _exit(127); /* launcher already gone */
   sigprocmask(SIG_SETMASK, orig, NULL);
   /* The program gets SIGPIPE as it would without rccerun (normally: a UE
    * writing to a pipe whose reader left dies of it, like any filter). */
   sigaction(SIGPIPE, &inherited_sigpipe, NULL);
-  fcntl(r->job.fd, F_SETFD, 0); /* shm_open sets close-on-exec; the UE maps this fd */
   /* UEs run in a background process group: reading a terminal would stop
    * them (SIGTTIN), so they read /dev/null instead; files and pipes stay. */
   if (isatty(STDIN_FILENO)) {
     int devnull = open("/dev/null", O_RDONLY);
     if (devnull >= 0) dup2(devnull, STDIN_FILENO);
   }
+}
+
+static void child_exec(const struct launch_options *o, struct job_run *r, int u, pid_t launcher, const sigset_t *orig) {
+  child_setup(r->pgid, launcher, orig);
+  fcntl(r->job.fd, F_SETFD, 0); /* shm_open sets close-on-exec; the UE maps this fd */
   char buf[32];
   snprintf(buf, sizeof buf, "%d", r->job.fd);
   setenv("OPENSCC_SHM_FD", buf, 1);
@@ -90,7 +120,125 @@ static int ue_of_pid(const struct job_run *r, pid_t pid) {
   return -1;
 }
 
+/* The parent of pid (/proc/PID/stat: the field after the command's closing
+ * parenthesis), or -1 when it is gone. */
+static pid_t parent_of(pid_t pid) {
+  char path[64], buf[512];
+  snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
+  FILE *f = fopen(path, "r");
+  if (!f) return -1;
+  size_t n = fread(buf, 1, sizeof buf - 1, f);
+  fclose(f);
+  buf[n] = '\0';
+  const char *end = strrchr(buf, ')');
+  char state;
+  int ppid;
+  return end && sscanf(end + 1, " %c %d", &state, &ppid) == 2 ? ppid : -1;
+}
+
+static int descends_from_rccerun(pid_t pid) {
+  pid_t self = getpid();
+  for (int depth = 0; pid > 1 && depth < 256; depth++)
+    if ((pid = parent_of(pid)) == self) return 1;
+  return 0;
+}
+
+/* SIGKILL to every descendant of rccerun; returns how many there were. */
+static int kill_descendants(void) {
+  DIR *d = opendir("/proc");
+  if (!d) return 0;
+  int found = 0;
+  struct dirent *e;
+  while ((e = readdir(d)) != NULL) {
+    pid_t pid = (pid_t)atoi(e->d_name);
+    if (pid > 1 && descends_from_rccerun(pid)) {
+      kill(pid, SIGKILL);
+      found++;
+    }
+  }
+  closedir(d);
+  return found;
+}
+
+/* The descendants that survived stop_descendants, with their commands. */
+static void report_survivors(void) {
+  DIR *d = opendir("/proc");
+  if (!d) return;
+  struct dirent *e;
+  while ((e = readdir(d)) != NULL) {
+    pid_t pid = (pid_t)atoi(e->d_name);
+    if (pid <= 1 || !descends_from_rccerun(pid)) continue;
+    char path[64], comm[64] = "?";
+    snprintf(path, sizeof path, "/proc/%d/comm", (int)pid);
+    FILE *f = fopen(path, "r");
+    if (f && fgets(comm, sizeof comm, f)) comm[strcspn(comm, "\n")] = '\0';
+    if (f) fclose(f);
+    fprintf(stderr, "rccerun: warning: process %d (%s) survived SIGKILL; left running\n", (int)pid, comm);
+  }
+  closedir(d);
+}
+
+/* Until no descendant is left: kill them all, reap what comes back to the
+ * subreaper.  A killed process's children are reparented to rccerun, so each
+ * round finds what the previous one left.  A process that does not die (one
+ * stuck in the kernel, uninterruptible) is named after STOP_MS and left: the
+ * job's cleanup goes on. */
+static void stop_descendants(void) {
+  double end = now_s() + STOP_MS / 1000.0;
+  for (;;) {
+    int found = kill_descendants();
+    while (waitpid(-1, NULL, WNOHANG) > 0) continue;
+    if (!found && waitpid(-1, NULL, WNOHANG) < 0 && errno == ECHILD) return;
+    if (now_s() > end) {
+      report_survivors();
+      return;
+    }
+    struct timespec pause = {0, 2000000L};
+    nanosleep(&pause, NULL);
+  }
+}
+
+/* Up to LAUNCHER_TERM_MS for the launcher to end after SIGTERM, reaping it
+ * and whatever it leaves to the subreaper meanwhile. */
+static void wait_launcher_exit(struct job_run *r) {
+  double end = now_s() + LAUNCHER_TERM_MS / 1000.0;
+  while (!r->launcher_exited && now_s() < end) {
+    int st;
+    pid_t pid;
+    while ((pid = waitpid(-1, &st, WNOHANG)) > 0)
+      if (pid == r->launcher) r->launcher_exited = 1, r->launcher_status = st;
+    struct timespec tick = {0, GRACE_TICK_MS * 1000000L};
+    nanosleep(&tick, NULL);
+  }
+}
+
+/* An MPI job: first SIGTERM to the launcher, which then stops its ranks and
+ * daemons itself and removes its files (a launcher killed outright leaves
+ * Open MPI's session directory, PMIx files, hydra's topology file, MPICH's
+ * segments); then SIGKILL to the launcher's process group, every rank's
+ * wrapper and program still running (if still rccerun's descendants: pids
+ * come from the segment), and whatever else descends from rccerun. */
+static void stop_mpi_job(struct job_run *r) {
+  if (r->launcher > 0 && !r->launcher_exited) {
+    kill(r->launcher, SIGTERM);
+    wait_launcher_exit(r);
+  }
+  if (r->pgid > 0) kill(-r->pgid, SIGKILL);
+  for (int u = 0; u < r->o->job.nue; u++) {
+    struct launch_ue_shared *rec = launch_ue_shared_of(&r->job, u);
+    pid_t pids[2] = {__atomic_load_n(&rec->program_pid, __ATOMIC_ACQUIRE),
+                     __atomic_load_n(&rec->wrapper_pid, __ATOMIC_ACQUIRE)};
+    for (int i = 0; i < 2 && !__atomic_load_n(&rec->exited, __ATOMIC_ACQUIRE); i++)
+      if (pids[i] > 1 && descends_from_rccerun(pids[i])) kill(pids[i], SIGKILL);
+  }
+  stop_descendants();
+}
+
 static void stop_all(struct job_run *r) {
+  if (r->mpi) {
+    stop_mpi_job(r);
+    return;
+  }
   if (r->pgid > 0) kill(-r->pgid, SIGKILL);
   for (int u = 0; u < r->o->job.nue; u++)
     if (r->pids[u] > 0 && !r->ex[u].exited) {
@@ -124,6 +272,14 @@ static int on_exit_of(struct job_run *r, int u) {
     fprintf(stderr, "rccerun: %s exited with status %d\n", name, WEXITSTATUS(st));
     return RCCERUN_UE_FAILED;
   }
+  /* No silent fallback: a rank that ran to the end without attaching moved
+   * its bytes some other way (or is no MPI/RCCE program at all). */
+  if (r->mpi && ue_state(r, u) == HW_UE_NOT_STARTED) {
+    fprintf(stderr,
+            "rccerun: rank %d never attached to the emulated SCC (the MPI library did not use the openscc provider)\n",
+            u);
+    return RCCERUN_UE_FAILED;
+  }
   return 0;
 }
 
@@ -151,7 +307,8 @@ static int check_orphaned_waits(struct job_run *r) {
     char a[64], b[64];
     report_ue_name(a, sizeof a, &r->job, u);
     report_ue_name(b, sizeof b, &r->job, p);
-    fprintf(stderr, "rccerun: %s exited early (without RCCE_finalize) while %s waits for it\n", b, a);
+    fprintf(stderr, "rccerun: %s exited early (without %s) while %s waits for it\n", b, report_finalize_call(&r->job),
+            a);
     report_all(stderr, &r->job, r->ex, "state of every UE:");
     return RCCERUN_UE_FAILED;
   }
@@ -169,7 +326,7 @@ static int check_deadlock(struct job_run *r) {
     r->last_sleeps[u] = sleeps;
   }
   r->asleep_ticks = all_asleep ? r->asleep_ticks + 1 : 0;
-  if (r->asleep_ticks < DEADLOCK_SAMPLES) return 0;
+  if (r->asleep_ticks < (r->mpi ? MPI_DEADLOCK_SAMPLES : DEADLOCK_SAMPLES)) return 0;
   report_all(stderr, &r->job, r->ex, "deadlock: every running UE is blocked in the runtime and none can proceed");
   return RCCERUN_DEADLOCK;
 }
@@ -191,6 +348,24 @@ static int spawn(struct job_run *r, const sigset_t *orig) {
   return 0;
 }
 
+/* An MPI job's launcher: rccerun's one child, in a process group of its own
+ * (so a terminal's Ctrl-C reaches rccerun alone); it runs the ranks. */
+static int spawn_launcher(struct job_run *r, const sigset_t *orig) {
+  pid_t self = getpid(), pid = fork();
+  if (pid < 0) {
+    fprintf(stderr, "rccerun: cannot start %s: %s\n", r->cmd->name, strerror(errno));
+    return RCCERUN_SETUP;
+  }
+  if (pid == 0) {
+    child_setup(0, self, orig);
+    mpi_command_exec(r->cmd, r->job.name, r->o->job.nue);
+  }
+  setpgid(pid, pid); /* also from the parent: no race with the first signal */
+  r->pgid = r->launcher = pid;
+  r->nalive = r->o->job.nue; /* ranks without a recorded exit */
+  return 0;
+}
+
 /* Intel's own examples often return without RCCE_finalize: harmless when
  * nobody waits, so one warning line names them (at most 8, then a count). */
 static void warn_unfinalized(struct job_run *r) {
@@ -206,29 +381,76 @@ static void warn_unfinalized(struct job_run *r) {
       len += (size_t)snprintf(list + len, sizeof list - len, "%s%s", n > 1 ? ", " : "", name);
     }
   }
-  if (n == 1) fprintf(stderr, "rccerun: warning: %s exited without calling RCCE_finalize\n", list);
+  const char *fin = report_finalize_call(&r->job);
+  if (n == 1) fprintf(stderr, "rccerun: warning: %s exited without calling %s\n", list, fin);
   else if (n > 8)
-    fprintf(stderr, "rccerun: warning: %d UEs exited without calling RCCE_finalize: %s and %d more\n", n, list, n - 8);
-  else if (n > 1) fprintf(stderr, "rccerun: warning: %d UEs exited without calling RCCE_finalize: %s\n", n, list);
+    fprintf(stderr, "rccerun: warning: %d UEs exited without calling %s: %s and %d more\n", n, fin, list, n - 8);
+  else if (n > 1) fprintf(stderr, "rccerun: warning: %d UEs exited without calling %s: %s\n", n, fin, list);
 }
 
 static int is_interrupt(int sig) { return sig == SIGINT || sig == SIGTERM || sig == SIGHUP || sig == SIGQUIT; }
 
+/* An MPI job's ranks whose exits openscc-rank has recorded since the last
+ * call, taken in the order they happened (the first failure is the cause,
+ * not the ranks the MPI launcher stopped after it); judged as reap_exited. */
+static int collect_rank_exits(struct job_run *r, int judge) {
+  int rc = 0;
+  for (;;) {
+    int first = -1;
+    uint64_t first_ns = 0;
+    for (int u = 0; u < r->o->job.nue; u++) {
+      const struct launch_ue_shared *rec = launch_ue_shared_of(&r->job, u);
+      if (r->ex[u].exited || !__atomic_load_n(&rec->exited, __ATOMIC_ACQUIRE)) continue;
+      if (first < 0 || rec->exit_ns < first_ns) first = u, first_ns = rec->exit_ns;
+    }
+    if (first < 0) return rc;
+    r->ex[first].exited = 1;
+    r->ex[first].status = launch_ue_shared_of(&r->job, first)->status;
+    r->nalive--;
+    if (judge && !rc) rc = on_exit_of(r, first);
+  }
+}
+
 /* Reaps every UE that has exited.  With `judge`, the first failure among
  * them is reported and its exit code returned; otherwise they are only
- * recorded (the job is already ending). */
+ * recorded (the job is already ending).  In an MPI job rccerun reaps its
+ * launcher and what the subreaper inherits; the ranks' exits are recorded. */
 static int reap_exited(struct job_run *r, int judge) {
   pid_t pid;
   int st, rc = 0;
   while ((pid = waitpid(-1, &st, WNOHANG)) > 0) {
-    int u = ue_of_pid(r, pid);
+    if (r->mpi && pid == r->launcher) r->launcher_exited = 1, r->launcher_status = st;
+    int u = r->mpi ? -1 : ue_of_pid(r, pid);
     if (u < 0) continue;
     r->ex[u].exited = 1;
     r->ex[u].status = st;
     r->nalive--;
     if (judge && !rc) rc = on_exit_of(r, u);
   }
-  return rc;
+  return r->mpi ? collect_rank_exits(r, judge) : rc;
+}
+
+/* Whether the job goes on: a UE is alive, or an MPI job's launcher runs. */
+static int job_running(const struct job_run *r) { return r->mpi ? !r->launcher_exited : r->nalive > 0; }
+
+/* An MPI job's launcher ended with no rank failure recorded: the job is done
+ * if it succeeded and every rank's exit was recorded. */
+static int on_launcher_exit(struct job_run *r) {
+  int st = r->launcher_status;
+  if (WIFSIGNALED(st)) {
+    fprintf(stderr, "rccerun: %s was killed by signal %d (%s)\n", r->cmd->name, WTERMSIG(st), strsignal(WTERMSIG(st)));
+    return RCCERUN_UE_FAILED;
+  }
+  if (WEXITSTATUS(st) != 0) {
+    fprintf(stderr, "rccerun: %s exited with status %d\n", r->cmd->name, WEXITSTATUS(st));
+    return RCCERUN_UE_FAILED;
+  }
+  for (int u = 0; u < r->o->job.nue; u++)
+    if (!r->ex[u].exited) {
+      fprintf(stderr, "rccerun: %s exited, but rank %d never ran under openscc-rank\n", r->cmd->name, u);
+      return RCCERUN_UE_FAILED;
+    }
+  return 0;
 }
 
 /* Whether no live UE can end on its own: each sleeps in the runtime on an
@@ -239,15 +461,24 @@ static int every_live_ue_stuck(const struct job_run *r) {
   return 1;
 }
 
+/* Whether the grace after a failure can end: an MPI job's launcher relays
+ * the ranks' output and stops them itself once one failed, so its job waits
+ * for the launcher (the other ranks asleep in MPI say nothing about that);
+ * an RCCE job's ends once every live UE is stuck in the runtime. */
+static int grace_over(const struct job_run *r) {
+  if (r->mpi) return !job_running(r);
+  return r->nalive == 0 || every_live_ue_stuck(r);
+}
+
 /* After a UE failed, the others may be on their way out themselves: Intel's
  * examples print a usage line on UE 0 and return 1 on every UE.  Killing
  * them at once would lose that output (stdio flushes at exit), so they get up
  * to GRACE_MS to exit on their own (docs/rccerun.md, "Supervision").  The
- * grace ends early once every live UE is stuck in the runtime, or on an
- * interrupt.  UEs that exit meanwhile are recorded, not reported again. */
+ * grace ends early once grace_over, or on an interrupt.  UEs that exit
+ * meanwhile are recorded, not reported again. */
 static void let_exiting_ues_finish(struct job_run *r, const sigset_t *watched) {
   double end = now_s() + GRACE_MS / 1000.0;
-  while (r->nalive > 0 && !every_live_ue_stuck(r) && now_s() < end) {
+  while (!grace_over(r) && now_s() < end) {
     struct timespec tick = {0, GRACE_TICK_MS * 1000000L};
     siginfo_t si;
     if (is_interrupt(sigtimedwait(watched, &si, &tick))) return;
@@ -257,7 +488,7 @@ static void let_exiting_ues_finish(struct job_run *r, const sigset_t *watched) {
 
 static int supervise(struct job_run *r, const sigset_t *watched) {
   double deadline = r->o->timeout_s > 0 ? now_s() + r->o->timeout_s : 0;
-  while (r->nalive > 0) {
+  while (job_running(r)) {
     struct timespec tick = {0, TICK_MS * 1000000L};
     siginfo_t si;
     int sig = sigtimedwait(watched, &si, &tick);
@@ -271,7 +502,7 @@ static int supervise(struct job_run *r, const sigset_t *watched) {
       let_exiting_ues_finish(r, watched);
       return rc;
     }
-    if (r->nalive == 0) break;
+    if (!job_running(r)) break;
     if (sig < 0 && (rc = check_deadlock(r)) != 0) return rc;
     if (deadline && now_s() > deadline) {
       char head[96];
@@ -280,15 +511,21 @@ static int supervise(struct job_run *r, const sigset_t *watched) {
       return RCCERUN_TIMEOUT;
     }
   }
-  warn_unfinalized(r);
-  return RCCERUN_OK;
+  int rc = r->mpi ? on_launcher_exit(r) : 0;
+  if (!rc) warn_unfinalized(r);
+  return rc;
 }
 
 /* CPUs this process (and so every UE) may run on: affinity, not all online CPUs. */
 int launch_run(const struct launch_options *o) {
   static struct job_run r;
+  static struct mpi_command cmd;
   memset(&r, 0, sizeof r);
   r.o = o;
+  r.mpi = o->mpi != LAUNCH_MPI_NONE;
+  if (r.mpi && mpi_command_build(o, &cmd) != 0) return RCCERUN_SETUP; /* before anything starts */
+  r.cmd = &cmd;
+  mpi_remove_stale_tmpdirs();
   int cleaned = hw_clean_stale_segments();
   if (cleaned) fprintf(stderr, "rccerun: removed %d stale segment(s) left by killed jobs\n", cleaned);
   struct hw_job_params p = o->job;
@@ -304,6 +541,7 @@ int launch_run(const struct launch_options *o) {
   char err[256];
   if (hw_job_create(&p, &r.job, err, sizeof err) != 0) {
     fprintf(stderr, "rccerun: %s\n", err);
+    mpi_command_free(&cmd);
     return RCCERUN_SETUP;
   }
   sigset_t watched, orig;
@@ -315,7 +553,9 @@ int launch_run(const struct launch_options *o) {
   sigaddset(&watched, SIGQUIT);
   sigprocmask(SIG_BLOCK, &watched, &orig);
   double started = now_s();
-  int rc = spawn(&r, &orig);
+  /* The MPI launcher's orphans come back to rccerun (see the top). */
+  if (r.mpi) prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
+  int rc = r.mpi ? spawn_launcher(&r, &orig) : spawn(&r, &orig);
   if (!rc) rc = supervise(&r, &watched);
   stop_all(&r);
   if (rc == RCCERUN_OK && job_dir_wanted(o) && job_dir_write(o, &r.job, now_s() - started) != 0) rc = RCCERUN_SETUP;
@@ -323,5 +563,9 @@ int launch_run(const struct launch_options *o) {
   hw_job_detach(&r.job);
   close(r.job.fd);
   sigprocmask(SIG_SETMASK, &orig, NULL);
+  if (r.mpi) {
+    prctl(PR_SET_CHILD_SUBREAPER, 0, 0, 0, 0);
+    mpi_command_free(&cmd);
+  }
   return rc;
 }

@@ -1,6 +1,5 @@
 /* RCCE_init / RCCE_finalize and the per-UE view of the job. */
 #define _GNU_SOURCE
-#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,7 +7,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "../chip/text_input.h"
 #include "../openscc_api.h"
 #include "rcce_internal.h"
 
@@ -44,34 +42,16 @@ static void attach_standalone(void) {
   p.set.initial_divider = p.chip.default_divider;
   p.set.spin_limit = 1000;
   p.set.single_copy = 1;
+  p.set.mpi_channel = HW_MPI_CHANNEL_NONE; /* not an MPI job (0 would be the rckmpi channel) */
   if (hw_job_create_private(&p, &rcce_g.job, err, sizeof err) != 0) die("%s", err);
 }
 
-/* A number rccerun put in the environment, checked whole: "NAME must be WHAT, got 'TEXT'". */
-static int job_number(const char *name, const char *text, long long max, const char *what) {
-  long long v;
-  if (chip_text_parse_int(text, 0, max, &v) == 0) return (int)v;
-  char msg[256];
-  snprintf(msg, sizeof msg, "%s must be %s (set by rccerun), got '%.64s'", name, what, text);
-  die("%s", msg);
-}
-
+/* The job rccerun started this UE in, or a one-UE job of its own. */
 static void attach_job(void) {
-  const char *fd_s = getenv("OPENSCC_SHM_FD"), *ue_s = getenv("OPENSCC_UE");
-  if (!fd_s || !ue_s) {
-    attach_standalone();
-    return;
-  }
   char err[256];
-  /* The UE number first, so that every later failure names the UE. */
-  rcce_g.ue = job_number("OPENSCC_UE", ue_s, HW_MAX_UES - 1, "a UE number");
-  int fd = job_number("OPENSCC_SHM_FD", fd_s, INT_MAX, "a file descriptor number");
-  if (hw_job_attach(fd, &rcce_g.job, err, sizeof err) != 0) die("%s", err);
-  if (rcce_g.ue >= (int)rcce_g.job.hdr->nue) {
-    char ues[64];
-    snprintf(ues, sizeof ues, "a UE number from 0 to %u", rcce_g.job.hdr->nue - 1);
-    job_number("OPENSCC_UE", ue_s, (long long)rcce_g.job.hdr->nue - 1, ues);
-  }
+  int r = hw_job_attach_env(&rcce_g.job, &rcce_g.ue, err, sizeof err);
+  if (r == 1) attach_standalone();
+  else if (r != 0) die("%s", err);
 }
 
 /* Every UE of a job must be built with the same flag form and interface. */

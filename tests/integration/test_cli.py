@@ -257,6 +257,21 @@ def test_installed_tools_build_and_run_an_app(build, installed, scratch):
     assert "stencil: OK\n" in res.out, res
 
 
+def test_installed_rccerun_runs_mpi_jobs(build, installed, scratch):
+    """make install puts the rank wrapper and every provider flavour the build has where an installed rccerun
+    --mpi looks for them (<prefix>/bin/../lib/openscc-fi-N), and runs an MPI job with them."""
+    assert (installed / "bin" / "openscc-rank").exists()
+    flavours = [n for n in (1, 2) if (build.dir / "lib" / f"openscc-fi-{n}" / "libopenscc-fi.so").exists()]
+    for n in flavours:
+        assert (installed / "lib" / f"openscc-fi-{n}" / "libopenscc-fi.so").exists(), n
+    if 1 not in flavours or not shutil.which("mpirun.openmpi"):
+        pytest.skip("no Open MPI provider in this build, or no Open MPI")
+    res = lib.run([installed / "bin" / "rccerun", "--mpi", "openmpi", "-nue", 2, build.app("hello")],
+                  env=lib.base_env(build), cwd=scratch)
+    assert res.rc == 0, res
+    assert "hello: sum of (ue+1) over 2 UEs = 3" in res.out, res
+
+
 @pytest.mark.parametrize("where", ["build tree", "installed"])
 def test_openscc_command_reports_a_job(build, installed, scratch, where):
     """`openscc report` as a command beside rccerun: the build tree's runs the

@@ -3,6 +3,10 @@
  *
  * usage: crash MODE        (every UE prints "crash: UE n ready" after RCCE_init)
  *   segv             UE 1 writes through a NULL pointer; the others wait in RCCE_recv from UE 1
+ *   segv_race        UE 1 sends each other UE its pid, which prints "crash: UE n waits for UE 1 to
+ *                    crash" on stderr; after a barrier UE 1 writes through a NULL pointer, the
+ *                    others wait until its process is gone and exit with status 4 (failures
+ *                    recorded right after the crash)
  *   exit_early       UE 1 returns 0 without RCCE_finalize; UE 0 waits in RCCE_recv from UE 1,
  *                    the others are in RCCE_finalize
  *   exit_status      UE 2 exits with status 3; the others wait in RCCE_recv from UE 2
@@ -56,6 +60,27 @@ __attribute__((noinline, no_sanitize_address, no_sanitize_undefined)) static voi
   *p = 42;
 }
 
+/* The others learn UE 1's pid from it, say so on stderr, meet it in a barrier
+ * (so their lines are written before the crash), wait until its parent
+ * (rccerun, or the rank wrapper of rccerun --mpi) has reaped it, and fail
+ * themselves. */
+static void segv_race(int me) {
+  int pid = (int)getpid();
+  if (me == 1) {
+    for (int u = 0; u < RCCE_num_ues(); u++)
+      if (u != 1) RCCE_send((char *)&pid, sizeof pid, u);
+    RCCE_barrier(&RCCE_COMM_WORLD);
+    volatile int *volatile p = NULL;
+    write_null(p);
+  }
+  RCCE_recv((char *)&pid, sizeof pid, 1);
+  fprintf(stderr, "crash: UE %d waits for UE 1 to crash\n", me);
+  RCCE_barrier(&RCCE_COMM_WORLD);
+  while (kill(pid, 0) == 0) usleep(1000);
+  usleep(20000); /* after the wrapper has recorded the crash */
+  exit(4);
+}
+
 int RCCE_APP(int argc, char **argv) {
   const char *mode = argc > 1 ? argv[1] : "ok";
   if (strcmp(mode, "before_init") == 0 && getenv("OPENSCC_UE") && atoi(getenv("OPENSCC_UE")) == 1) exit(5);
@@ -72,6 +97,8 @@ int RCCE_APP(int argc, char **argv) {
     } else {
       recv_from(1);
     }
+  } else if (strcmp(mode, "segv_race") == 0) {
+    segv_race(me);
   } else if (strcmp(mode, "exit_early") == 0) {
     if (me == 1) return 0;
     if (me == 0) recv_from(1);

@@ -1,0 +1,163 @@
+#!/usr/bin/env python3
+"""MPI through OpenSCC's provider vs the MPI libraries' own shared memory (issue 14, make bench).
+
+bench/mpi/mpi_bench.c, built with each library's own mpicc, measures OSU-style latency (half round
+trip: 8 B, 1 KiB, 64 KiB, 1 MiB) and bandwidth (64 KiB messages, windows of 64) between ranks 0 and
+1, and the 48-rank MPI_Barrier and 8-byte MPI_Allreduce (SKaMPI-style: the slowest rank's time per
+operation), each under four set-ups side by side:
+  - openscc-openmpi: `rccerun --mpi openmpi` (Open MPI 4.1 over the provider and the rckmpi channel);
+  - openmpi-vader: Debian's Open MPI with its own shared-memory transport (pml ob1, btl self,vader);
+    at 48 ranks oversubscribed, as it runs on 2 CPUs;
+  - openscc-mpich: `rccerun --mpi mpich` (the PyPI MPICH 5 wheel over the provider);
+  - mpich-shm: the same wheel on its own (ch4 with its POSIX shared-memory transport between ranks).
+Every configuration runs R times, interleaved (repeat -> configuration), so load changes hit all
+alike; tables show medians.  The issue's targets: 8 B <= 2x vader; 1 MiB <= 1.0x vader; 48-rank
+barrier <= 0.5x Open MPI oversubscribed.  Writes bench/results/mpi.{json,md}.
+"""
+from __future__ import annotations
+
+import datetime
+import os
+import pathlib
+import platform
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import time
+
+import standalone
+
+ROOT = standalone.ROOT
+VENV = pathlib.Path(os.environ.get("OPENSCC_MPICH_PREFIX") or ROOT / ".venv")
+TIMEOUT = 300
+# (label, test, size, iterations, ranks)
+TESTS = (
+    ("latency 8 B", "latency", 8, 20000, 2),
+    ("latency 1 KiB", "latency", 1024, 10000, 2),
+    ("latency 64 KiB", "latency", 65536, 2000, 2),
+    ("latency 1 MiB", "latency", 1 << 20, 200, 2),
+    ("bandwidth 64 KiB", "bandwidth", 65536, 100, 2),
+    ("barrier, 48 ranks", "barrier", 0, 200, 48),
+    ("allreduce 8 B, 48 ranks", "allreduce", 8, 200, 48),
+)
+SETUPS = ("openscc-openmpi", "openmpi-vader", "openscc-mpich", "mpich-shm")
+LINE = re.compile(r"^mpi_bench test=(\w+) size=(\d+) ranks=(\d+) usec=(\S+)(?: mbps=(\S+))?$", re.M)
+# (row label, numerator set-up, denominator set-up, limit): the issue's targets.
+TARGETS = (("latency 8 B", "openscc-openmpi", "openmpi-vader", 2.0),
+           ("latency 1 MiB", "openscc-openmpi", "openmpi-vader", 1.0),
+           ("barrier, 48 ranks", "openscc-openmpi", "openmpi-vader", 0.5))
+
+
+def build_programs(work: pathlib.Path) -> dict[str, pathlib.Path]:
+    """mpi_bench built with Open MPI's and the MPICH wheel's mpicc."""
+    src = ROOT / "bench" / "mpi" / "mpi_bench.c"
+    out = {}
+    for lib, mpicc in (("openmpi", shutil.which("mpicc.openmpi")), ("mpich", str(VENV / "bin" / "mpicc"))):
+        exe = work / f"mpi_bench-{lib}"
+        subprocess.run([mpicc, "-O2", str(src), "-o", str(exe)], check=True)
+        out[lib] = exe
+    return out
+
+
+def command(setup: str, build: pathlib.Path, programs: dict, test: str, size: int, iters: int, ranks: int) -> list:
+    args = [test, str(size), str(iters)]
+    if setup == "openscc-openmpi":
+        return [str(build / "bin" / "rccerun"), "--mpi", "openmpi", "-nue", str(ranks), str(programs["openmpi"]), *args]
+    if setup == "openscc-mpich":
+        return [str(build / "bin" / "rccerun"), "--mpi", "mpich", "-nue", str(ranks), str(programs["mpich"]), *args]
+    if setup == "openmpi-vader":
+        root = ["--allow-run-as-root"] if os.geteuid() == 0 else []
+        return ["mpirun.openmpi", *root, "--oversubscribe", "--bind-to", "none", "-n", str(ranks), "--mca", "pml",
+                "ob1", "--mca", "btl", "self,vader", str(programs["openmpi"]), *args]
+    return [str(VENV / "bin" / "mpiexec"), "-n", str(ranks), str(programs["mpich"]), *args]
+
+
+def run_once(cmd: list) -> dict:
+    t0 = time.perf_counter()
+    try:
+        p = subprocess.run(cmd, capture_output=True, text=True, timeout=TIMEOUT)
+        rc, out, err = p.returncode, p.stdout, p.stderr
+    except subprocess.TimeoutExpired:
+        rc, out, err = -1, "", f"timeout after {TIMEOUT} s"
+    m = LINE.search(out)
+    value = None
+    if rc == 0 and m:
+        value = {"usec": float(m.group(4)), "mbps": float(m.group(5)) if m.group(5) else None}
+    return {"command": " ".join(cmd), "rc": rc, "value": value, "wall_s": round(time.perf_counter() - t0, 2),
+            "stderr_tail": err[-400:] if value is None else ""}
+
+
+def median(runs: list[dict], field: str) -> float | None:
+    vals = [r["value"][field] for r in runs if r["value"] and r["value"][field] is not None]
+    return statistics.median(vals) if vals else None
+
+
+def markdown(doc: dict, med: dict) -> str:
+    lines = [f"# MPI through OpenSCC's provider vs the libraries' own shared memory\n",
+             f"Produced by `{doc['command']}` (run from the repository root) on {doc['date']}: "
+             f"{doc['host']['cpus']} CPUs, kernel {doc['host']['kernel']}; medians of {doc['repeat']} runs, "
+             "interleaved. Latency: half round trip; barrier and allreduce: the slowest rank's time per "
+             "operation; times from MPI_Wtime (host time).\n",
+             "| test | OpenSCC + Open MPI | Open MPI (vader) | ratio | OpenSCC + MPICH | MPICH (shm) | ratio |",
+             "|---|---:|---:|---:|---:|---:|---:|"]
+
+    def fmt(v):
+        return "failed" if v is None else (f"{v:.3f}" if v < 100 else f"{v:.1f}")
+
+    def ratio(a, b):
+        return "" if a is None or b is None or b == 0 else f"{a / b:.2f}x"
+
+    for label, test, *_ in TESTS:
+        field = "mbps" if test == "bandwidth" else "usec"
+        unit = "MB/s" if field == "mbps" else "µs"
+        v = {s: med.get((label, s)) for s in SETUPS}
+        lines.append(f"| {label} ({unit}) | {fmt(v['openscc-openmpi'])} | {fmt(v['openmpi-vader'])} | "
+                     f"{ratio(v['openscc-openmpi'], v['openmpi-vader'])} | {fmt(v['openscc-mpich'])} | "
+                     f"{fmt(v['mpich-shm'])} | {ratio(v['openscc-mpich'], v['mpich-shm'])} |")
+    lines += ["", "| target | measured | limit | met |", "|---|---:|---:|---|"]
+    for t in doc["targets"]:
+        shown = "failed" if t["ratio"] is None else f"{t['ratio']:.2f}x"
+        lines.append(f"| {t['label']}: {t['num']} / {t['den']} | {shown} | {t['limit']:.1f}x | "
+                     f"{'yes' if t['met'] else 'no'} |")
+    if doc["failures"]:
+        lines += ["", f"{len(doc['failures'])} run(s) failed: see `failures` in the JSON file."]
+    return "\n".join(lines) + "\n"
+
+
+def main() -> int:
+    a, build, cmdline = standalone.options(__doc__, 5, "mpi")
+    work = build / "bench" / "mpi"
+    work.mkdir(parents=True, exist_ok=True)
+    programs = build_programs(work)
+    runs: dict[tuple, list[dict]] = {}
+    t_start = time.perf_counter()
+    for rep in range(a.repeat):
+        for label, test, size, iters, ranks in TESTS:
+            for setup in SETUPS:
+                run = run_once(command(setup, build, programs, test, size, iters, ranks))
+                runs.setdefault((label, setup), []).append(run)
+                shown = run["value"] if run["value"] else f"FAILED (exit {run['rc']})"
+                print(f"[{rep + 1}/{a.repeat}] {label} {setup}: {shown}", flush=True)
+    med = {k: median(rs, "mbps" if k[0].startswith("bandwidth") else "usec") for k, rs in runs.items()}
+    targets = []
+    for label, num, den, limit in TARGETS:
+        n, d = med.get((label, num)), med.get((label, den))
+        r = n / d if n is not None and d else None
+        targets.append({"label": label, "num": num, "den": den, "limit": limit, "ratio": r,
+                        "met": r is not None and r <= limit})
+    failures = [r for rs in runs.values() for r in rs if r["value"] is None]
+    doc = {"schema": "openscc-mpi-bench-1", "command": cmdline, "repeat": a.repeat,
+           "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
+           "host": {"node": platform.node(), "cpus": os.cpu_count(), "kernel": platform.release()},
+           "tests": [list(t) for t in TESTS], "targets": targets, "failures": failures,
+           "medians": [{"test": k[0], "setup": k[1], "median": v} for k, v in med.items()],
+           "duration_s": round(time.perf_counter() - t_start, 1),
+           "runs": [{"test": k[0], "setup": k[1], "runs": rs} for k, rs in runs.items()]}
+    standalone.write(a.out, doc, markdown(doc, med))
+    return 0 if not failures else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

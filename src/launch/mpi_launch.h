@@ -1,0 +1,45 @@
+/* rccerun --mpi: the MPI library's own launcher, configured so that every byte
+ * between ranks goes through OpenSCC's libfabric provider (docs/rccerun.md
+ * "MPI jobs"). */
+#ifndef OPENSCC_LAUNCH_MPI_LAUNCH_H
+#define OPENSCC_LAUNCH_MPI_LAUNCH_H
+
+#include "options.h"
+
+#include <time.h>
+
+#define MPI_LAUNCH_MAX_ENV 20
+
+/* The launcher's command line and the environment it (and through it every
+ * rank) gets. */
+struct mpi_command {
+  const char *name; /* "mpirun" or "mpiexec", for messages */
+  char **argv;      /* launcher, its options, openscc-rank, the program and its arguments */
+  int nenv;
+  const char *env[MPI_LAUNCH_MAX_ENV][2];                           /* name, value */
+  char launcher[4096], provider_dir[4096 + 64], wrapper[4096 + 64]; /* + a suffix to rccerun's directory */
+  char mpi4py_libmpi[4096 + 32];                                    /* the library mpi4py loads (MPI4PY_LIBMPI) */
+  /* The launcher's private temporary directory (its session directories,
+   * PMIx rendezvous files), removed by mpi_command_free. */
+  char tmpdir[4096];
+  struct timespec started; /* CLOCK_REALTIME when built: files of the job are newer */
+  int mpich;               /* MPICH's launcher (its segments in /dev/shm are swept) */
+};
+
+/* Find the library's launcher, OpenSCC's provider for it and openscc-rank,
+ * and build the command.  Returns 0, or -1 after printing why (nothing has
+ * started yet). */
+int mpi_command_build(const struct launch_options *o, struct mpi_command *c);
+/* Exec the launcher for the job whose segment is shm_name (in rccerun's child). */
+void mpi_command_exec(const struct mpi_command *c, const char *shm_name, int nue) __attribute__((noreturn));
+/* Removes the MPI launchers' temporary directories of earlier rccerun
+ * processes of this user that were killed (kill -9) before removing theirs,
+ * as hw_clean_stale_segments does for segments. */
+void mpi_remove_stale_tmpdirs(void);
+/* Once nothing of the job runs any more: remove what the MPI library leaves
+ * behind when its processes are killed (the private temporary directory;
+ * MPICH's per-rank segments in /dev/shm), and free what mpi_command_build
+ * allocated. */
+void mpi_command_free(struct mpi_command *c);
+
+#endif

@@ -1,0 +1,462 @@
+/*
+ * The channel engine (channel.h): RCKMPI's SCCMPB channel protocol over the
+ * emulated MPB, [RCKMPI-2011] sec. II (docs/mpi-channel.md).  One engine
+ * for both kinds; the geometry (channel_geometry.c) says where the EWSs and
+ * the gEWS lie.
+ *
+ * A packet (header + payload) moves in rounds.  Sender, per destination:
+ * wait until the receiver consumed my previous round (its receive sequence
+ * in my EWS at the receiver equals my send sequence), write up to an EWS
+ * payload of bytes there and, with the extended protocol, the next bytes
+ * into free chunks of my own gEWS; then the metadata, the send sequence
+ * last (release), and ring the receiver.  Receiver: poll the send sequences
+ * of my EWSs round-robin over the senders; read the EWS payload, then the
+ * named chunks from the sender's gEWS (remote reads), straight into the
+ * provider's target; publish my receive sequence (release) and ring the
+ * sender, who then frees the chunks.  Each destination has its own FIFO and
+ * its own EWS, so a receiver that does not read blocks only its own queue.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../hw/wait.h"
+#include "../timing/timing.h"
+#include "channel_internal.h"
+
+struct chan_state chan;
+
+/* Timing stamps are kept per bit of an MPB line (timing.h): a sequence
+ * byte's slot is its first bit (the metadata starts an EWS, which starts a line). */
+#define SEND_SEQ_SLOT ((int)offsetof(struct chan_meta, send_seq) * 8)
+#define RECV_SEQ_SLOT ((int)offsetof(struct chan_meta, recv_seq) * 8)
+
+static int core_of(int ue) { return hw_ue(chan.job, ue)->core; }
+
+unsigned char *chan_ews(int to, int from) {
+  uint32_t slot = chan.g.per_core ? (uint32_t)core_of(from) : (uint32_t)from;
+  return hw_mpb(chan.job, core_of(to)) + chan.g.ews_off + (size_t)slot * chan.g.section_bytes;
+}
+
+unsigned char *chan_gews_chunk(int ue, uint32_t i) {
+  return hw_mpb(chan.job, core_of(ue)) + chan.g.gews_off + (size_t)i * chan.g.chunk_bytes;
+}
+
+static uint64_t min_u64(uint64_t a, uint64_t b) { return a < b ? a : b; }
+
+static void fatal(const char *what) {
+  fprintf(stderr, "openscc mpi channel: UE %d: %s\n", chan.me, what);
+  abort();
+}
+
+/* Fletcher-16 (RFC 1146) over the sender's metadata fields: the checksum of
+ * [RCKMPI-2011] sec. II-A, against a corrupted EWS. */
+static uint16_t meta_checksum(uint32_t round, uint64_t packet, uint32_t mask, uint8_t seq) {
+  const uint64_t fields[3] = {round | (uint64_t)seq << 32, packet, mask};
+  const unsigned char *b = (const unsigned char *)fields;
+  uint32_t s1 = 0, s2 = 0;
+  for (size_t i = 0; i < sizeof fields; i++) {
+    s1 = (s1 + b[i]) % 255;
+    s2 = (s2 + s1) % 255;
+  }
+  return (uint16_t)(s2 << 8 | s1);
+}
+
+/* --- sender --------------------------------------------------------------- */
+
+/* Copy the next n bytes of p (its header, then its iov) into the MPB at dst. */
+static void stream_out(struct mpi_out_packet *p, unsigned char *dst, uint64_t n) {
+  if (timing_enabled) timing_mpb_copy(dst, n, 1);
+  while (n > 0) {
+    uint64_t k;
+    if (p->sent < MPI_PACKET_HEADER) {
+      k = min_u64(n, MPI_PACKET_HEADER - p->sent);
+      memcpy(dst, p->header + p->sent, k);
+    } else {
+      const struct iovec *v = &p->iov[p->iov_index];
+      k = min_u64(n, v->iov_len - p->iov_offset);
+      if (k) memcpy(dst, (const unsigned char *)v->iov_base + p->iov_offset, k);
+      p->iov_offset += k;
+      if (p->iov_offset == v->iov_len) {
+        p->iov_index++;
+        p->iov_offset = 0;
+      }
+    }
+    dst += k;
+    n -= k;
+    p->sent += k;
+  }
+}
+
+/* Free chunks of my gEWS for `bytes` more of a round to dest, lowest
+ * chunks first.  The destinations share the 32 chunks ([RCKMPI-2011] sec.
+ * II-B, Fig. 3), and a round holds its chunks until its receiver reads it:
+ * so a round takes at most chunks / (destinations with queued packets + 1),
+ * leaving a share for a destination that comes next -- a receiver that does
+ * not read then never holds every chunk (at most half) while the others'
+ * rounds would carry only their EWS bytes. */
+static uint32_t take_chunks(uint64_t bytes) {
+  if (!chan.g.gews_chunks || bytes == 0) return 0;
+  uint64_t want = (bytes + chan.g.chunk_bytes - 1) / chan.g.chunk_bytes;
+  uint64_t share = chan.g.gews_chunks / (uint32_t)(chan.active_dests + 1);
+  want = min_u64(want, share > 0 ? share : 1);
+  uint32_t mask = 0;
+  for (uint32_t i = 0; i < chan.g.gews_chunks && want > 0; i++) {
+    if (!(chan.gews_free & chan_chunk_bit(i))) continue;
+    mask |= chan_chunk_bit(i);
+    want--;
+  }
+  chan.gews_free &= ~mask;
+  return mask;
+}
+
+/* Write up to `bytes` of p into the chunks of mask, in chunk order; returns the bytes written. */
+static uint64_t stream_out_chunks(struct mpi_out_packet *p, uint32_t mask, uint64_t bytes) {
+  uint64_t written = 0;
+  for (uint32_t i = 0; i < chan.g.gews_chunks && written < bytes; i++) {
+    if (!(mask & chan_chunk_bit(i))) continue;
+    uint64_t k = min_u64(bytes - written, chan.g.chunk_bytes);
+    stream_out(p, chan_gews_chunk(chan.me, i), k);
+    written += k;
+  }
+  return written;
+}
+
+/* Whether dest consumed my last round (its EWS is free for the next one):
+ * the sender polls the receive sequence in the receiver's MPB; seeing it
+ * frees the round's gEWS chunks. */
+static int round_consumed(int dest) {
+  struct chan_tx *t = &chan.tx[dest];
+  if (!t->in_flight) return 1;
+  struct chan_meta *m = chan_meta_of(chan_ews(dest, chan.me));
+  uint8_t r = __atomic_load_n(&m->recv_seq, __ATOMIC_ACQUIRE);
+  if (r != t->seq) return 0;
+  if (timing_enabled) timing_flag_seen(&m->recv_seq, RECV_SEQ_SLOT, r);
+  chan.gews_free |= t->gews_held;
+  t->gews_held = 0;
+  t->in_flight = 0;
+  t->busy_noted = 0;
+  return 1;
+}
+
+/* p's last byte is in the MPB: out of dest's queue, onto the done list. */
+static void packet_sent(int dest, struct mpi_out_packet *p) {
+  struct chan_tx *t = &chan.tx[dest];
+  uint64_t bytes = MPI_PACKET_HEADER + p->payload_bytes;
+  t->head = p->next;
+  if (!t->head) {
+    t->tail = NULL;
+    chan.active_dests--;
+  }
+  chan.stats->packets_sent++;
+  chan.stats->bytes_sent += bytes;
+  timing_record_message(1, dest, bytes);
+  p->next = NULL;
+  if (chan.done_tail) chan.done_tail->next = p;
+  else chan.done_head = p;
+  chan.done_tail = p;
+}
+
+/* Write the metadata of a round, the send sequence last, and ring dest. */
+static void publish_round(int dest, unsigned char *ews, uint32_t round, uint64_t packet, uint32_t mask) {
+  struct chan_tx *t = &chan.tx[dest];
+  struct chan_meta *m = chan_meta_of(ews);
+  uint8_t seq = (uint8_t)(t->seq + 1);
+  m->round_bytes = (uint16_t)round;
+  m->packet_lo = (uint32_t)packet;
+  m->packet_hi = (uint16_t)(packet >> 32);
+  if (chan.g.gews_chunks) m->gews_mask = mask;
+  m->checksum = meta_checksum(round, packet, mask, seq);
+  if (timing_enabled) timing_flag_write(&m->send_seq, SEND_SEQ_SLOT, seq);
+  __atomic_store_n(&m->send_seq, seq, __ATOMIC_RELEASE);
+  hw_ring(chan.job, dest);
+  t->seq = seq;
+  t->in_flight = 1;
+  t->gews_held = mask;
+}
+
+/* One round of the packet at the head of dest's queue, if its EWS is free. */
+static int send_round(int dest) {
+  struct chan_tx *t = &chan.tx[dest];
+  struct mpi_out_packet *p = t->head;
+  if (!p) return 0;
+  if (!round_consumed(dest)) {
+    if (!t->busy_noted) chan.stats->ews_busy++;
+    t->busy_noted = 1;
+    return 0;
+  }
+  uint64_t packet = MPI_PACKET_HEADER + p->payload_bytes, left = packet - p->sent;
+  uint64_t in_ews = min_u64(left, chan.g.ews_payload);
+  uint32_t mask = take_chunks(left - in_ews);
+  unsigned char *ews = chan_ews(dest, chan.me);
+  stream_out(p, ews + chan.g.meta_bytes, in_ews);
+  uint64_t round = in_ews + stream_out_chunks(p, mask, left - in_ews);
+  publish_round(dest, ews, (uint32_t)round, packet, mask);
+  chan.stats->rounds_sent++;
+  if (mask) {
+    chan.stats->gews_rounds++;
+    chan.stats->gews_chunks += (uint64_t)__builtin_popcount(mask);
+  }
+  if (p->sent == packet) packet_sent(dest, p);
+  return 1;
+}
+
+static int send_rounds(void) {
+  int moved = 0;
+  for (int d = 0; d < chan.nue; d++) {
+    if (chan.tx[d].head) moved += send_round(d);
+    else round_consumed(d); /* frees the chunks of a finished packet's last round */
+  }
+  return moved;
+}
+
+/* Call done() of the packets whose last byte went out (never from inside
+ * mpi_channel_post: the provider may still be setting the packet up). */
+static int finish_sent(void) {
+  int n = 0;
+  while (chan.done_head) {
+    struct mpi_out_packet *p = chan.done_head;
+    chan.done_head = p->next;
+    if (!chan.done_head) chan.done_tail = NULL;
+    chan.pending--;
+    p->done(p);
+    n++;
+  }
+  return n;
+}
+
+/* --- receiver ------------------------------------------------------------- */
+
+static int round_there(int src) {
+  struct chan_meta *m = chan_meta_of(chan_ews(chan.me, src));
+  return __atomic_load_n(&m->send_seq, __ATOMIC_ACQUIRE) != chan.rx[src].seq;
+}
+
+/* The next bytes of the payload into the target; returns how many were
+ * taken (beyond the target's end every byte is read and discarded). */
+static uint64_t into_target(struct chan_rx *r, const unsigned char *from, uint64_t n) {
+  while (r->iov_index < r->t.iov_count && r->iov_offset == r->t.iov[r->iov_index].iov_len) {
+    r->iov_index++;
+    r->iov_offset = 0;
+  }
+  if (r->iov_index == r->t.iov_count) return n;
+  const struct iovec *v = &r->t.iov[r->iov_index];
+  uint64_t k = min_u64(n, v->iov_len - r->iov_offset);
+  memcpy((unsigned char *)v->iov_base + r->iov_offset, from, k);
+  r->iov_offset += k;
+  return k;
+}
+
+/* The header is complete: the provider chooses the payload's target. */
+static void header_arrived(int src, struct chan_rx *r) {
+  memset(&r->t, 0, sizeof r->t);
+  r->iov_index = r->iov_offset = 0;
+  chan.sink.arrived(chan.sink.arg, src, r->header, r->packet_bytes - MPI_PACKET_HEADER, &r->t);
+}
+
+/* Read n bytes of the packet from src at `from` (an EWS or a gEWS chunk). */
+static void stream_in(int src, const unsigned char *from, uint64_t n) {
+  struct chan_rx *r = &chan.rx[src];
+  if (timing_enabled) timing_mpb_copy(from, n, 0);
+  while (n > 0) {
+    uint64_t k;
+    if (r->got < MPI_PACKET_HEADER) {
+      k = min_u64(n, MPI_PACKET_HEADER - r->got);
+      memcpy(r->header + r->got, from, k);
+      r->got += k;
+      if (r->got == MPI_PACKET_HEADER) header_arrived(src, r);
+    } else {
+      k = into_target(r, from, n);
+      r->got += k;
+    }
+    from += k;
+    n -= k;
+  }
+}
+
+/* Check a round's metadata (a failure is an emulator bug or a program
+ * that wrote over the channel's part of the MPB). */
+static void check_meta(int src, const struct chan_meta *m, uint8_t seq, uint32_t round, uint64_t packet,
+                       uint32_t mask) {
+  const struct chan_rx *r = &chan.rx[src];
+  uint32_t all = chan.g.gews_chunks ? (uint32_t)(0xffffffffull << (32 - chan.g.gews_chunks)) : 0;
+  uint64_t room = chan.g.ews_payload + (uint64_t)__builtin_popcount(mask) * chan.g.chunk_bytes;
+  uint64_t expected = r->packet_bytes ? r->packet_bytes : packet;
+  char what[200];
+  if (m->checksum != meta_checksum(round, packet, mask, seq) || (mask & ~all) || round == 0 || round > room ||
+      packet < MPI_PACKET_HEADER || packet != expected || round > packet - r->got) {
+    snprintf(what, sizeof what,
+             "corrupt EWS metadata from UE %d (round %u bytes, packet %llu bytes, gEWS mask 0x%08x, checksum 0x%04x)",
+             src, round, (unsigned long long)packet, mask, m->checksum);
+    fatal(what);
+  }
+}
+
+static void packet_received(int src) {
+  struct chan_rx *r = &chan.rx[src];
+  uint64_t bytes = r->packet_bytes;
+  chan.stats->packets_recv++;
+  chan.stats->bytes_recv += bytes;
+  timing_record_message(0, src, bytes);
+  r->packet_bytes = r->got = 0;
+  chan.sink.complete(chan.sink.arg, src, &r->t);
+}
+
+/* Consume the round waiting in src's EWS. */
+static void receive_round(int src) {
+  struct chan_rx *r = &chan.rx[src];
+  unsigned char *ews = chan_ews(chan.me, src);
+  struct chan_meta *m = chan_meta_of(ews);
+  uint8_t seq = __atomic_load_n(&m->send_seq, __ATOMIC_ACQUIRE);
+  if (timing_enabled) timing_flag_seen(&m->send_seq, SEND_SEQ_SLOT, seq);
+  uint32_t round = m->round_bytes, mask = chan.g.gews_chunks ? m->gews_mask : 0;
+  uint64_t packet = m->packet_lo | (uint64_t)m->packet_hi << 32;
+  check_meta(src, m, seq, round, packet, mask);
+  r->packet_bytes = packet;
+  uint64_t in_ews = min_u64(round, chan.g.ews_payload), rest = round - in_ews;
+  stream_in(src, ews + chan.g.meta_bytes, in_ews);
+  for (uint32_t i = 0; i < chan.g.gews_chunks && rest > 0; i++) {
+    if (!(mask & chan_chunk_bit(i))) continue;
+    uint64_t k = min_u64(rest, chan.g.chunk_bytes);
+    stream_in(src, chan_gews_chunk(src, i), k); /* remote read from the sender's MPB */
+    rest -= k;
+  }
+  /* The EWS and the chunks are free again: my receive sequence, then the sender's doorbell. */
+  if (timing_enabled) timing_flag_write(&m->recv_seq, RECV_SEQ_SLOT, seq);
+  __atomic_store_n(&m->recv_seq, seq, __ATOMIC_RELEASE);
+  hw_ring(chan.job, src);
+  r->seq = seq;
+  chan.stats->rounds_recv++;
+  if (r->got == r->packet_bytes) packet_received(src);
+}
+
+/* One pass over my EWSs, starting one sender further each time (the
+ * paper's round-robin polling of the metadata). */
+static int receive_rounds(void) {
+  int moved = 0;
+  for (int k = 0; k < chan.nue; k++) {
+    int src = (chan.next_poll + k) % chan.nue;
+    if (!round_there(src)) continue;
+    receive_round(src);
+    moved++;
+  }
+  chan.next_poll = (chan.next_poll + 1) % chan.nue;
+  return moved;
+}
+
+/* --- wait conditions (mpi_channel_idle) ------------------------------------ */
+
+int chan_round_waiting(void) {
+  for (int src = 0; src < chan.nue; src++)
+    if (round_there(src)) return 1;
+  return 0;
+}
+
+int chan_can_send(void) {
+  if (chan.done_head) return 1;
+  for (int d = 0; d < chan.nue; d++) {
+    const struct chan_tx *t = &chan.tx[d];
+    if (t->head &&
+        (!t->in_flight || __atomic_load_n(&chan_meta_of(chan_ews(d, chan.me))->recv_seq, __ATOMIC_ACQUIRE) == t->seq))
+      return 1;
+  }
+  return 0;
+}
+
+/* --- the interface ---------------------------------------------------------- */
+
+/* Pick up the sequences where this UE left them (the MPB starts zeroed with
+ * the job; a reopened channel continues): I alone write my send sequences
+ * in the receivers' EWSs and my receive sequences in my own. */
+static void resume_sequences(void) {
+  for (int u = 0; u < chan.nue; u++) {
+    const struct chan_meta *out = chan_meta_of(chan_ews(u, chan.me)), *in = chan_meta_of(chan_ews(chan.me, u));
+    struct chan_tx *t = &chan.tx[u];
+    t->seq = __atomic_load_n(&out->send_seq, __ATOMIC_ACQUIRE);
+    t->in_flight = __atomic_load_n(&out->recv_seq, __ATOMIC_ACQUIRE) != t->seq;
+    t->gews_held = t->in_flight && chan.g.gews_chunks ? out->gews_mask : 0;
+    chan.gews_free &= ~t->gews_held;
+    chan.rx[u].seq = __atomic_load_n(&in->recv_seq, __ATOMIC_ACQUIRE);
+  }
+}
+
+int mpi_channel_open(struct hw_job *job, int ue, enum mpi_channel_kind kind, const struct mpi_channel_sink *sink,
+                     char *err, size_t errlen) {
+  int nue = (int)job->hdr->nue;
+  if (chan.open) return snprintf(err, errlen, "the MPI channel of UE %d is already open", chan.me), -1;
+  if (ue < 0 || ue >= nue) return snprintf(err, errlen, "UE %d is not a UE of this job (%d UEs)", ue, nue), -1;
+  struct chan_state c = {.job = job, .me = ue, .nue = nue, .sink = *sink};
+  if (chan_geometry_of(kind, &job->hdr->chip, nue, &c.g, err, errlen) != 0) return -1;
+  c.stats = mpi_ue_shared_of(job, ue);
+  if (!c.stats)
+    return snprintf(err, errlen, "the job segment has no %s region (rccerun is from another build)", MPI_UE_REGION), -1;
+  c.tx = calloc((size_t)nue, sizeof *c.tx);
+  c.rx = calloc((size_t)nue, sizeof *c.rx);
+  if (!c.tx || !c.rx) {
+    free(c.tx);
+    free(c.rx);
+    return snprintf(err, errlen, "out of memory for the MPI channel's state of %d UEs", nue), -1;
+  }
+  c.gews_free = c.g.gews_chunks ? (uint32_t)(0xffffffffull << (32 - c.g.gews_chunks)) : 0;
+  c.open = 1;
+  chan = c;
+  resume_sequences();
+  return 0;
+}
+
+void mpi_channel_close(void) {
+  free(chan.tx);
+  free(chan.rx);
+  memset(&chan, 0, sizeof chan);
+}
+
+static void check_packet(const struct mpi_out_packet *p) {
+  char what[160];
+  uint64_t sum = 0;
+  for (size_t i = 0; i < p->iov_count; i++) sum += p->iov[i].iov_len;
+  if (p->dest < 0 || p->dest >= chan.nue)
+    snprintf(what, sizeof what, "packet posted to UE %d, not a UE of this job (%d UEs)", p->dest, chan.nue);
+  else if (sum != p->payload_bytes)
+    snprintf(what, sizeof what, "packet to UE %d says %llu payload bytes, its iov holds %llu", p->dest,
+             (unsigned long long)p->payload_bytes, (unsigned long long)sum);
+  else if (MPI_PACKET_HEADER + p->payload_bytes >= 1ull << 48)
+    snprintf(what, sizeof what, "packet of %llu bytes is beyond the channel's 48-bit packet size",
+             (unsigned long long)p->payload_bytes);
+  else return;
+  fatal(what);
+}
+
+void mpi_channel_post(struct mpi_out_packet *p) {
+  if (!chan.open) fatal("packet posted to a channel that is not open");
+  check_packet(p);
+  struct chan_tx *t = &chan.tx[p->dest];
+  p->next = NULL;
+  p->sent = 0;
+  p->iov_index = p->iov_offset = 0;
+  if (t->tail) {
+    t->tail->next = p;
+  } else {
+    t->head = p;
+    chan.active_dests++;
+  }
+  t->tail = p;
+  chan.pending++;
+  if (chan.in_engine || t->head != p) return; /* from a callback, or behind others: progress moves it */
+  chan.in_engine = 1;
+  send_round(p->dest); /* start moving it at once (done() waits for progress) */
+  chan.in_engine = 0;
+}
+
+int mpi_channel_progress(void) {
+  if (!chan.open || chan.in_engine) return 0;
+  chan.in_engine = 1;
+  int moved = finish_sent();
+  moved += receive_rounds();
+  moved += send_rounds();
+  moved += finish_sent();
+  chan.in_engine = 0;
+  if (moved) hw_poll_fruitful();
+  return moved;
+}
+
+uint64_t mpi_channel_pending(void) { return chan.pending; }

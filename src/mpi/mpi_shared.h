@@ -1,0 +1,38 @@
+/*
+ * The mpi layer's state in the job segment (hw/region.h):
+ *   mpi.ue  per UE  the channel's statistics, as RCKMPI's channel statistics
+ *                   feature showed them ([RCKMPI-2011] sec. II-A)
+ * Written by the UE's channel (channel.c), read by the launcher for
+ * summary.json (docs/mpi-channel.md, "Statistics").
+ */
+#ifndef OPENSCC_MPI_SHARED_H
+#define OPENSCC_MPI_SHARED_H
+
+#include <stdint.h>
+
+#include "../hw/segment.h"
+
+/* Raise the version whenever struct mpi_ue_shared changes (the layout hash
+ * then tells programs built against the old one to rebuild). */
+#define MPI_UE_REGION "mpi.ue"
+#define MPI_UE_VERSION 1
+
+struct mpi_ue_shared {
+  /* Packets (the provider's header + payload) and their bytes, header included. */
+  uint64_t packets_sent HW_ALIGNED;
+  uint64_t bytes_sent;
+  uint64_t packets_recv;
+  uint64_t bytes_recv;
+  uint64_t rounds_sent; /* EWS rounds written (a packet takes one or more) */
+  uint64_t rounds_recv; /* EWS rounds read */
+  uint64_t gews_rounds; /* rounds sent that carried part of their payload in the gEWS */
+  uint64_t gews_chunks; /* 128-byte gEWS chunks those rounds used */
+  uint64_t ews_busy;    /* rounds ready to go that found the receiver's EWS still busy */
+};
+
+/* UE ue's block; the blocks form an array (line-sized), so UE 0's indexes all. */
+static inline struct mpi_ue_shared *mpi_ue_shared_of(const struct hw_job *j, int ue) {
+  return (struct mpi_ue_shared *)hw_region_ue(j, MPI_UE_REGION, ue);
+}
+
+#endif

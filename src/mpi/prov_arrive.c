@@ -1,0 +1,87 @@
+/* The channel's sink: a packet's header arrives (arrived) -- it is matched
+ * now, in arrival order, against the destination endpoint's posted receives,
+ * else buffered as an unexpected message -- and later its last byte
+ * (complete) -- the receive is reported.  The endpoint index in the header
+ * picks the endpoint; packets for a closed endpoint are discarded. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "provider.h"
+
+/* One packet between its header and its last byte. */
+struct arrival {
+  struct prov_hdr h;
+  int ep_index;
+  uint64_t ep_serial;
+  struct prov_unexp *unexp; /* buffered, or */
+  struct prov_delivery d;   /* landing in a posted receive (d.rx), or discarded (neither) */
+};
+
+static struct prov_unexp *buffer_unexpected(struct prov_ep *ep, const struct prov_hdr *h, int src) {
+  struct prov_unexp *u = calloc(1, sizeof *u);
+  if (!u) return NULL;
+  u->payload = malloc(h->len ? h->len : 1);
+  if (!u->payload) {
+    free(u);
+    return NULL;
+  }
+  u->hdr = *h;
+  u->src_ue = src;
+  u->landing = (struct iovec){u->payload, h->len};
+  prov_list_append(&ep->unexp[h->op == PROV_OP_TAGGED], u);
+  return u;
+}
+
+static void arrived(void *arg, int src, const unsigned char header[MPI_PACKET_HEADER], uint64_t payload_bytes,
+                    struct mpi_in_target *t) {
+  struct arrival *a = calloc(1, sizeof *a);
+  t->iov = NULL;
+  t->iov_count = 0;
+  t->cookie = a;
+  if (!a) return; /* out of memory: the payload is discarded */
+  memcpy(&a->h, header, sizeof a->h);
+  a->h.len = payload_bytes;
+  struct prov_ep *ep = a->h.dst_ep < PROV_MAX_EP ? prov_g.eps[a->h.dst_ep] : NULL;
+  if (!ep) return;
+  a->ep_index = ep->index;
+  a->ep_serial = ep->serial;
+  struct prov_rx *rx = prov_match_posted(ep, &a->h, src);
+  if (rx) {
+    prov_delivery_for(ep, rx, payload_bytes, &a->d);
+    t->iov = a->d.iov;
+    t->iov_count = a->d.iov_count;
+    return;
+  }
+  a->unexp = buffer_unexpected(ep, &a->h, src);
+  if (a->unexp) {
+    t->iov = &a->unexp->landing;
+    t->iov_count = 1;
+  }
+}
+
+/* The buffered message is all here: to the receive that took it meanwhile,
+ * or left for a later receive, or freed. */
+static void unexpected_complete(struct prov_ep *ep, struct prov_unexp *u) {
+  u->complete = 1;
+  if (u->waiting) {
+    struct prov_delivery *d = u->waiting;
+    prov_iov_copy_in(d->iov, d->iov_count, 0, u->payload, u->hdr.len);
+    prov_delivery_done(ep, d, &u->hdr, u->src_ue);
+    free(d);
+  } else if (ep && !u->abandoned) {
+    return;
+  }
+  free(u->payload);
+  free(u);
+}
+
+static void complete(void *arg, int src, struct mpi_in_target *t) {
+  struct arrival *a = t->cookie;
+  if (!a) return;
+  struct prov_ep *ep = prov_ep_find(a->ep_index, a->ep_serial);
+  if (a->unexp) unexpected_complete(ep, a->unexp);
+  else if (a->d.rx) prov_delivery_done(ep, &a->d, &a->h, src);
+  free(a);
+}
+
+const struct mpi_channel_sink prov_sink = {.arrived = arrived, .complete = complete, .arg = NULL};

@@ -1,0 +1,114 @@
+/* What the provider offers (fi_getinfo) and its entry point fi_prov_ini,
+ * the only symbol the shared object exports (docs/mpi-provider.md). */
+#include <stdlib.h>
+#include <string.h>
+
+#include <rdma/providers/fi_log.h>
+
+#include "provider.h"
+
+/* FI_MSG with multi-receive buffers, FI_TAGGED with directed receives;
+ * FI_SOURCE: completions name the sender.  No FI_RMA or FI_ATOMIC yet (Open
+ * MPI runs osc pt2pt, MPICH falls back to active messages). */
+#define PROV_CAPS                                                                                          \
+  (FI_MSG | FI_TAGGED | FI_MULTI_RECV | FI_DIRECTED_RECV | FI_SOURCE | FI_SEND | FI_RECV | FI_LOCAL_COMM | \
+   FI_REMOTE_COMM)
+#define PROV_DOMAIN_NAME "mpb"
+/* Queue depths: advisory (FI_RM_ENABLED: the provider queues without limit). */
+#define PROV_QUEUE_SIZE 1024
+
+/* The API the provider declares: CMake sets 2.5 for the MPICH 5 flavour
+ * (built against 2.1 headers, touching only 2.1 fields); else the headers'. */
+#ifndef PROV_API_MAJOR
+#define PROV_API_MAJOR FI_MAJOR_VERSION
+#define PROV_API_MINOR FI_MINOR_VERSION
+#endif
+
+/* Whether hints ask for something the provider does not offer. */
+static int hints_refused(const struct fi_info *h) {
+  if (h->caps & ~(uint64_t)PROV_CAPS) return 1;
+  if (h->ep_attr && h->ep_attr->type != FI_EP_UNSPEC && h->ep_attr->type != FI_EP_RDM) return 1;
+  if (h->addr_format != FI_FORMAT_UNSPEC && h->addr_format != FI_ADDR_STR) return 1;
+  if (h->domain_attr && h->domain_attr->name && strcmp(h->domain_attr->name, PROV_DOMAIN_NAME) != 0) return 1;
+  if (h->fabric_attr && h->fabric_attr->name && strcmp(h->fabric_attr->name, PROV_NAME) != 0) return 1;
+  if (h->domain_attr && h->domain_attr->av_type != FI_AV_UNSPEC && h->domain_attr->av_type != FI_AV_MAP &&
+      h->domain_attr->av_type != FI_AV_TABLE)
+    return 1;
+  return 0;
+}
+
+static void fill_attrs(struct fi_info *fi, const struct fi_info *h) {
+  fi->caps = PROV_CAPS;
+  fi->mode = 0;
+  fi->addr_format = FI_ADDR_STR;
+  fi->tx_attr->caps = fi->rx_attr->caps = PROV_CAPS;
+  /* The channel is in order between each pair of UEs. */
+  fi->tx_attr->msg_order = fi->rx_attr->msg_order = FI_ORDER_SAS;
+  fi->tx_attr->comp_order = fi->rx_attr->comp_order = 0; /* FI_ORDER_NONE (deprecated name in 2.x) */
+  fi->tx_attr->inject_size = PROV_INJECT_SIZE;
+  fi->tx_attr->size = fi->rx_attr->size = PROV_QUEUE_SIZE;
+  fi->tx_attr->iov_limit = fi->rx_attr->iov_limit = PROV_IOV_LIMIT;
+  /* The hints' operation flags come back: MPICH hangs otherwise. */
+  if (h && h->tx_attr) fi->tx_attr->op_flags = h->tx_attr->op_flags;
+  if (h && h->rx_attr) fi->rx_attr->op_flags = h->rx_attr->op_flags;
+  fi->ep_attr->type = FI_EP_RDM;
+  fi->ep_attr->protocol = FI_PROTO_UNSPEC;
+  fi->ep_attr->max_msg_size = PROV_MAX_MSG_SIZE;
+  /* Matching uses all 64 tag bits: the hints' layout, else one 64-bit field
+   * (Open MPI's mtl ofi counts its free bits from the top). */
+  fi->ep_attr->mem_tag_format = h && h->ep_attr && h->ep_attr->mem_tag_format ? h->ep_attr->mem_tag_format : UINT64_MAX;
+  fi->ep_attr->tx_ctx_cnt = fi->ep_attr->rx_ctx_cnt = 1;
+  struct fi_domain_attr *d = fi->domain_attr;
+  d->name = strdup(PROV_DOMAIN_NAME);
+  /* Every entry point is serialised (provider.h, PROV_LOCK_SCOPE), so any
+   * threading level asked for is met: the hints' (FI_THREAD_SAFE for
+   * MPI_THREAD_MULTIPLE), else FI_THREAD_DOMAIN. */
+  d->threading = h && h->domain_attr && h->domain_attr->threading != FI_THREAD_UNSPEC ? h->domain_attr->threading
+                                                                                      : FI_THREAD_DOMAIN;
+  d->control_progress = d->data_progress = FI_PROGRESS_MANUAL;
+  d->resource_mgmt = FI_RM_ENABLED;
+  d->av_type = h && h->domain_attr && h->domain_attr->av_type != FI_AV_UNSPEC ? h->domain_attr->av_type : FI_AV_TABLE;
+  d->mr_mode = 0;
+  d->mr_key_size = sizeof(uint64_t);
+  d->cq_data_size = sizeof(uint64_t);
+  d->cq_cnt = d->cntr_cnt = d->ep_cnt = PROV_MAX_EP;
+  d->tx_ctx_cnt = d->rx_ctx_cnt = PROV_MAX_EP;
+  d->max_ep_tx_ctx = d->max_ep_rx_ctx = 1;
+  d->mr_iov_limit = PROV_IOV_LIMIT;
+  d->mr_cnt = SIZE_MAX;
+  fi->fabric_attr->name = strdup(PROV_NAME);
+  fi->fabric_attr->prov_version = PROV_VERSION;
+}
+
+static int prov_getinfo(uint32_t version, const char *node, const char *service, uint64_t flags,
+                        const struct fi_info *hints, struct fi_info **info) {
+  /* Only a UE of a job started by rccerun --mpi can use the MPB; elsewhere
+   * the provider stays out of the way (libfabric's log shows why). */
+  if (!getenv("OPENSCC_SHM_FD") || !getenv("OPENSCC_UE")) {
+    FI_WARN(&prov_provider, FI_LOG_CORE, "openscc provider: not started by rccerun --mpi\n");
+    return -FI_ENODATA;
+  }
+  if (hints && hints_refused(hints)) return -FI_ENODATA;
+  struct fi_info *fi = fi_allocinfo();
+  if (!fi) return -FI_ENOMEM;
+  fill_attrs(fi, hints);
+  if (!fi->domain_attr->name || !fi->fabric_attr->name) {
+    fi_freeinfo(fi);
+    return -FI_ENOMEM;
+  }
+  *info = fi;
+  return 0;
+}
+
+static void prov_cleanup(void) {}
+
+struct fi_provider prov_provider = {
+    .name = PROV_NAME,
+    .version = PROV_VERSION,
+    .fi_version = FI_VERSION(PROV_API_MAJOR, PROV_API_MINOR),
+    .getinfo = prov_getinfo,
+    .fabric = prov_fabric_open,
+    .cleanup = prov_cleanup,
+};
+
+FI_EXT_INI { return &prov_provider; }
