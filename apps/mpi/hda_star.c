@@ -375,6 +375,9 @@ int main(int argc, char **argv) {
     wave_start(&S, &w);
   }
   double elapsed = MPI_Wtime() - t0;
+  /* Every batch has been received (the waves' totals agree): complete its send. */
+  for (size_t i = 0; i < S.n_inflight; i++) MPI_Wait(&S.inflight[i].req, MPI_STATUS_IGNORE);
+  reap_sent(&S);
 
   uint64_t expanded_min, expanded_max, expanded_sum;
   MPI_Reduce(&S.expanded, &expanded_min, 1, MPI_UINT64_T, MPI_MIN, 0, MPI_COMM_WORLD);
@@ -391,6 +394,13 @@ int main(int argc, char **argv) {
     status = S.incumbent != (uint32_t)optimal;
   }
   MPI_Bcast(&status, 1, MPI_INT, 0, MPI_COMM_WORLD);
+  for (int d = 0; d < S.nranks; d++) free(S.outbox[d]);
+  free(S.outbox);
+  free(S.out_count);
+  free(S.inflight);
+  free(S.open.v);
+  free(S.closed.key);
+  free(S.closed.g);
   MPI_Finalize();
   return status;
 }

@@ -296,13 +296,15 @@ void hw_wake_word_asleep(volatile uint32_t *word, volatile uint32_t *asleep) {
 #define BLOCKED_NAP_NS 20000000L
 #define BLOCKED_AFTER_NAPS 5
 
-static unsigned fruitless_polls;
+/* Per thread: a process whose threads take turns in a library's idle poll
+ * (the MPI provider, prov_progress.c) keeps one budget and stretch each. */
+static _Thread_local unsigned fruitless_polls;
 
 /* The idle stretch of hw_poll_idle_blocked: its naps so far, and the
  * doorbell value of the last one when it timed out unwoken (a nap on the
  * same value continues that sleep: the deadlock check sees `sleeps`
  * unchanged while nothing rings and nothing else happens). */
-static struct {
+static _Thread_local struct {
   unsigned naps;
   int unwoken;
   uint32_t seq;
@@ -371,7 +373,7 @@ static void poll_idle(struct hw_job *j, int me, hw_cond_fn cond, void *arg, cons
  * a tight loop: its next fruitless poll starts the count afresh. */
 #define POLL_GAP_NS 50000ull
 
-static uint64_t last_poll_end_ns;
+static _Thread_local uint64_t last_poll_end_ns;
 
 static void poll_idle_since_last(struct hw_job *j, int me, hw_cond_fn cond, void *arg, const struct hw_wait_desc *why) {
   if (hw_trace_monotonic_ns() - last_poll_end_ns > POLL_GAP_NS) fruitless_polls = 0;

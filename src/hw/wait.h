@@ -70,7 +70,11 @@ void hw_poll_fruitful(void);
  * or a ring starts a new one.  A program that polls with its own exit
  * condition and nothing else happening looks the same as a blocked wait:
  * the launcher declares a deadlock only after every rank has been so for
- * 2 s. */
+ * 2 s.  why NULL: a nap not shown blocked (hw_poll_idle's, 1 ms).  cond is
+ * called once, right before the nap, and only then: when it returns 0 the
+ * thread sleeps (so a caller may release its own lock inside cond, having
+ * tested the condition under it).  The budget and the idle stretch are per
+ * thread. */
 void hw_poll_idle_blocked(struct hw_job *j, int me, hw_cond_fn cond, void *arg, const struct hw_wait_desc *why);
 
 /* Whether the kernel offers the asymmetric fence (launcher side). */

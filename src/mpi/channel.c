@@ -89,16 +89,17 @@ static void stream_out(struct mpi_out_packet *p, unsigned char *dst, uint64_t n)
 }
 
 /* Free chunks of my gEWS for `bytes` more of a round to dest, lowest
- * chunks first.  The destinations share the 32 chunks ([RCKMPI-2011] sec.
- * II-B, Fig. 3), and a round holds its chunks until its receiver reads it:
- * so a round takes at most chunks / (destinations with queued packets + 1),
- * leaving a share for a destination that comes next -- a receiver that does
- * not read then never holds every chunk (at most half) while the others'
- * rounds would carry only their EWS bytes. */
+ * chunks first.  The destinations with queued packets share the 32 chunks
+ * as ring buffers ([RCKMPI-2011] sec. II-B, Fig. 3): a round takes at most
+ * chunks / (destinations with queued packets, dest included), so a lone
+ * stream uses the whole 4 KB.  A round holds its chunks until its receiver
+ * reads it; while none is free, rounds carry only their EWS bytes: "performance
+ * is just degraded by the limitation of 48 bytes of payload per round trip"
+ * and communication is never stopped (sec. II-C). */
 static uint32_t take_chunks(uint64_t bytes) {
   if (!chan.g.gews_chunks || bytes == 0) return 0;
   uint64_t want = (bytes + chan.g.chunk_bytes - 1) / chan.g.chunk_bytes;
-  uint64_t share = chan.g.gews_chunks / (uint32_t)(chan.active_dests + 1);
+  uint64_t share = chan.g.gews_chunks / (uint32_t)(chan.active_dests > 0 ? chan.active_dests : 1);
   want = min_u64(want, share > 0 ? share : 1);
   uint32_t mask = 0;
   for (uint32_t i = 0; i < chan.g.gews_chunks && want > 0; i++) {
@@ -235,7 +236,9 @@ static int round_there(int src) {
 /* The next bytes of the payload into the target; returns how many were
  * taken (beyond the target's end every byte is read and discarded). */
 static uint64_t into_target(struct chan_rx *r, const unsigned char *from, uint64_t n) {
-  while (r->iov_index < r->t.iov_count && r->iov_offset == r->t.iov[r->iov_index].iov_len) {
+  /* >=: the provider may shrink the target's lengths while the packet lands
+   * (its endpoint closed: the rest is discarded, channel.h). */
+  while (r->iov_index < r->t.iov_count && r->iov_offset >= r->t.iov[r->iov_index].iov_len) {
     r->iov_index++;
     r->iov_offset = 0;
   }

@@ -57,7 +57,9 @@ struct mpi_out_packet {
 
 /* Where an incoming packet's payload goes, chosen by the provider when its
  * header arrives: bytes beyond the iov's total are read and discarded (the
- * provider reports the truncation). */
+ * provider reports the truncation).  The channel re-reads the iov entries'
+ * lengths as the payload lands, so the provider may shrink them meanwhile
+ * (to 0: the rest is discarded, e.g. when the receiving endpoint closed). */
 struct mpi_in_target {
   const struct iovec *iov;
   size_t iov_count;
@@ -94,6 +96,16 @@ int mpi_channel_progress(void);
  * the UE's doorbell until something arrives or an EWS frees, bounded), with
  * the UE shown as waiting in MPI to the launcher's deadlock detector. */
 void mpi_channel_idle(void);
+/* The same for a caller that lets its other threads in while it sleeps:
+ * the wake condition is tested under the caller's lock, then release() lets
+ * the lock go for the nap and reacquire() takes it back (both only around a
+ * nap).  show_blocked 0: the nap is not shown as a wait in MPI (another
+ * thread of the process is busy) and lasts at most 1 ms. */
+struct mpi_idle_lock {
+  void (*release)(void);
+  void (*reacquire)(void);
+};
+void mpi_channel_idle_unlocked(const struct mpi_idle_lock *lock, int show_blocked);
 /* Packets queued and not yet done. */
 uint64_t mpi_channel_pending(void);
 

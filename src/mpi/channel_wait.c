@@ -3,16 +3,31 @@
 #include "../hw/wait.h"
 #include "channel_internal.h"
 
+struct idle_call {
+  const struct mpi_idle_lock *lock; /* or NULL */
+  int released;
+};
+
 /* A round written into one of my EWSs, or a receiver that consumed my
  * round (both ring my doorbell), or a packet that can move at once (posted
- * from a callback at the end of a progress call). */
+ * from a callback at the end of a progress call).  Called right before the
+ * nap (hw/wait.h): when nothing can move, the caller's lock goes for it. */
 static int channel_can_move(void *arg) {
-  (void)arg;
-  return chan_round_waiting() || chan_can_send();
+  struct idle_call *c = arg;
+  if (chan_round_waiting() || chan_can_send()) return 1;
+  if (c->lock) {
+    c->lock->release();
+    c->released = 1;
+  }
+  return 0;
 }
 
-void mpi_channel_idle(void) {
+void mpi_channel_idle_unlocked(const struct mpi_idle_lock *lock, int show_blocked) {
   if (!chan.open) return;
+  struct idle_call c = {lock, 0};
   const struct hw_wait_desc why = {.kind = HW_WAIT_MPI, .peer = -1};
-  hw_poll_idle_blocked(chan.job, chan.me, channel_can_move, NULL, &why);
+  hw_poll_idle_blocked(chan.job, chan.me, channel_can_move, &c, show_blocked ? &why : NULL);
+  if (c.released) lock->reacquire();
 }
+
+void mpi_channel_idle(void) { mpi_channel_idle_unlocked(NULL, 1); }

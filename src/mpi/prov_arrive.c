@@ -8,8 +8,10 @@
 
 #include "provider.h"
 
-/* One packet between its header and its last byte. */
+/* One packet between its header and its last byte; while its endpoint is
+ * open, on the endpoint's list of arrivals. */
 struct arrival {
+  struct arrival *prev, *next; /* first: a prov_list item */
   struct prov_hdr h;
   int ep_index;
   uint64_t ep_serial;
@@ -19,12 +21,8 @@ struct arrival {
 
 static struct prov_unexp *buffer_unexpected(struct prov_ep *ep, const struct prov_hdr *h, int src) {
   struct prov_unexp *u = calloc(1, sizeof *u);
-  if (!u) return NULL;
-  u->payload = malloc(h->len ? h->len : 1);
-  if (!u->payload) {
-    free(u);
-    return NULL;
-  }
+  if (u) u->payload = malloc(h->len ? h->len : 1);
+  if (!u || !u->payload) prov_out_of_memory("for an unexpected message of %llu bytes", (unsigned long long)h->len);
   u->hdr = *h;
   u->src_ue = src;
   u->landing = (struct iovec){u->payload, h->len};
@@ -35,16 +33,17 @@ static struct prov_unexp *buffer_unexpected(struct prov_ep *ep, const struct pro
 static void arrived(void *arg, int src, const unsigned char header[MPI_PACKET_HEADER], uint64_t payload_bytes,
                     struct mpi_in_target *t) {
   struct arrival *a = calloc(1, sizeof *a);
+  if (!a) prov_out_of_memory("for an arriving packet from UE %d", src);
   t->iov = NULL;
   t->iov_count = 0;
   t->cookie = a;
-  if (!a) return; /* out of memory: the payload is discarded */
   memcpy(&a->h, header, sizeof a->h);
   a->h.len = payload_bytes;
   struct prov_ep *ep = a->h.dst_ep < PROV_MAX_EP ? prov_g.eps[a->h.dst_ep] : NULL;
-  if (!ep) return;
+  if (!ep) return; /* no such endpoint (closed): discarded */
   a->ep_index = ep->index;
   a->ep_serial = ep->serial;
+  prov_list_append(&ep->arrivals, a);
   struct prov_rx *rx = prov_match_posted(ep, &a->h, src);
   if (rx) {
     prov_delivery_for(ep, rx, payload_bytes, &a->d);
@@ -53,10 +52,8 @@ static void arrived(void *arg, int src, const unsigned char header[MPI_PACKET_HE
     return;
   }
   a->unexp = buffer_unexpected(ep, &a->h, src);
-  if (a->unexp) {
-    t->iov = &a->unexp->landing;
-    t->iov_count = 1;
-  }
+  t->iov = &a->unexp->landing;
+  t->iov_count = 1;
 }
 
 /* The buffered message is all here: to the receive that took it meanwhile,
@@ -77,11 +74,31 @@ static void unexpected_complete(struct prov_ep *ep, struct prov_unexp *u) {
 
 static void complete(void *arg, int src, struct mpi_in_target *t) {
   struct arrival *a = t->cookie;
-  if (!a) return;
   struct prov_ep *ep = prov_ep_find(a->ep_index, a->ep_serial);
+  if (ep) prov_list_remove(&ep->arrivals, a);
   if (a->unexp) unexpected_complete(ep, a->unexp);
   else if (a->d.rx) prov_delivery_done(ep, &a->d, &a->h, src);
   free(a);
+}
+
+/* The rest of a message landing in a receive of the closing endpoint is
+ * discarded: the channel re-reads the target's lengths (channel.h), now 0.
+ * A receive waiting for a buffered message lets go of it (the buffer is the
+ * provider's and is freed when complete).  The receives are released (no
+ * completion) as their messages complete, or now. */
+void prov_arrivals_abandon(struct prov_ep *ep) {
+  struct arrival *a;
+  while ((a = ep->arrivals.head) != NULL) {
+    prov_list_remove(&ep->arrivals, a);
+    for (size_t i = 0; i < a->d.iov_count; i++) a->d.iov[i].iov_len = 0;
+    struct prov_unexp *u = a->unexp;
+    if (u && u->waiting) {
+      prov_delivery_done(NULL, u->waiting, &u->hdr, u->src_ue);
+      free(u->waiting);
+      u->waiting = NULL;
+    }
+    if (u) u->abandoned = 1;
+  }
 }
 
 const struct mpi_channel_sink prov_sink = {.arrived = arrived, .complete = complete, .arg = NULL};

@@ -133,6 +133,7 @@ int prov_av_open(struct fid_domain *d, struct fi_av_attr *attr, struct fid_av **
   PROV_LOCK_SCOPE();
   if (attr->type != FI_AV_UNSPEC && attr->type != FI_AV_MAP && attr->type != FI_AV_TABLE) return -FI_EINVAL;
   if (attr->flags & FI_EVENT) return -FI_ENOSYS; /* no event queues */
+  if (attr->name) return -FI_ENOSYS;             /* no named (shared between processes) AVs */
   struct prov_av *av = calloc(1, sizeof *av);
   if (!av) return -FI_ENOMEM;
   av->type = attr->type == FI_AV_UNSPEC ? FI_AV_TABLE : attr->type;

@@ -66,10 +66,15 @@ static int ep_control(struct fid *f, int cmd, void *arg) {
   }
 }
 
+/* After fi_close the provider touches none of the caller's buffers: the
+ * posted receives go, messages still landing discard the rest, and sends
+ * still under way carry on from the provider's own copy. */
 static int ep_close(struct fid *f) {
   PROV_LOCK_SCOPE();
   struct prov_ep *ep = EP(f);
   prov_recv_cleanup(ep);
+  prov_arrivals_abandon(ep);
+  prov_sends_detach(ep);
   prov_g.eps[ep->index] = NULL;
   free(ep);
   return 0;
@@ -124,8 +129,7 @@ static int ep_getopt(fid_t f, int level, int opt, void *val, size_t *len) {
  * completion; sends already belong to the channel (nothing to cancel). */
 static ssize_t ep_cancel(fid_t f, void *ctx) {
   PROV_LOCK_SCOPE();
-  prov_recv_cancel(EP(f), ctx);
-  return 0;
+  return prov_recv_cancel(EP(f), ctx);
 }
 
 static struct fi_ops_ep ep_ops = {.size = sizeof(struct fi_ops_ep),
@@ -182,11 +186,15 @@ void prov_complete(struct prov_ep *ep, int tx, int report, const struct fi_cq_er
    * this, a rank working through queued unexpected messages napped after
    * each and looked asleep to the deadlock check (docs/mpi-provider.md).
    * A peek that found nothing (FI_ENOMSG) is a fruitless poll. */
-  if (e->err != FI_ENOMSG) hw_poll_fruitful();
+  if (e->err != FI_ENOMSG) {
+    hw_poll_fruitful();
+    prov_wake_napper(); /* another thread may nap waiting for it */
+  }
   struct prov_cq *cq = tx ? ep->tx_cq : ep->rx_cq;
   struct prov_cntr *c = tx ? ep->send_cntr : ep->recv_cntr;
   /* Errors are always reported (fi_cq(3), selective completion). */
-  if (cq && (report || e->err)) prov_cq_push(cq, e, src);
+  if (cq && (report || e->err) && prov_cq_push(cq, e, src) != 0)
+    prov_out_of_memory("for a completion queue entry"); /* a lost completion would hang the library */
   if (c) {
     if (e->err) c->errors++;
     else c->value++;

@@ -7,12 +7,16 @@
 
 #include "provider.h"
 
-/* FI_MSG with multi-receive buffers, FI_TAGGED with directed receives;
- * FI_SOURCE: completions name the sender.  No FI_RMA or FI_ATOMIC yet (Open
- * MPI runs osc pt2pt, MPICH falls back to active messages). */
-#define PROV_CAPS                                                                                          \
-  (FI_MSG | FI_TAGGED | FI_MULTI_RECV | FI_DIRECTED_RECV | FI_SOURCE | FI_SEND | FI_RECV | FI_LOCAL_COMM | \
-   FI_REMOTE_COMM)
+/* FI_MSG, FI_TAGGED with directed receives (primary capabilities: returned
+ * as the hints ask for them); multi-receive buffers, FI_SOURCE (completions
+ * name the sender), local and remote peers (secondary: always returned,
+ * fi_getinfo(3)).  No FI_RMA or FI_ATOMIC yet (Open MPI runs osc pt2pt,
+ * MPICH falls back to active messages). */
+#define PROV_PRIMARY_CAPS (FI_MSG | FI_TAGGED | FI_DIRECTED_RECV | FI_SEND | FI_RECV)
+#define PROV_SECONDARY_CAPS (FI_MULTI_RECV | FI_SOURCE | FI_LOCAL_COMM | FI_REMOTE_COMM)
+#define PROV_CAPS (PROV_PRIMARY_CAPS | PROV_SECONDARY_CAPS)
+/* The only order the channel gives: FIFO between each pair of UEs. */
+#define PROV_MSG_ORDER FI_ORDER_SAS
 #define PROV_DOMAIN_NAME "mpb"
 /* Queue depths: advisory (FI_RM_ENABLED: the provider queues without limit). */
 #define PROV_QUEUE_SIZE 1024
@@ -24,26 +28,52 @@
 #define PROV_API_MINOR FI_MINOR_VERSION
 #endif
 
+/* Whether the hints' transmit or receive attributes ask for more than the
+ * provider gives: another message or completion order, more iovs, a larger
+ * inject size. */
+static int xfer_refused(const struct fi_tx_attr *tx, const struct fi_rx_attr *rx) {
+  if (tx && ((tx->msg_order & ~(uint64_t)PROV_MSG_ORDER) || tx->comp_order || tx->iov_limit > PROV_IOV_LIMIT ||
+             tx->inject_size > PROV_INJECT_SIZE))
+    return 1;
+  return rx && ((rx->msg_order & ~(uint64_t)PROV_MSG_ORDER) || rx->comp_order || rx->iov_limit > PROV_IOV_LIMIT);
+}
+
+/* Whether the hints' domain asks for more than the provider gives:
+ * automatic progress, more than 8 bytes of CQ data, another domain or AV
+ * type.  (mr_mode bits are the restrictions the application accepts; the
+ * provider needs none, so every value is met.) */
+static int domain_refused(const struct fi_domain_attr *d) {
+  if (!d) return 0;
+  if (d->name && strcmp(d->name, PROV_DOMAIN_NAME) != 0) return 1;
+  if (d->data_progress == FI_PROGRESS_AUTO || d->control_progress == FI_PROGRESS_AUTO) return 1;
+  if (d->cq_data_size > sizeof(uint64_t)) return 1;
+  return d->av_type != FI_AV_UNSPEC && d->av_type != FI_AV_MAP && d->av_type != FI_AV_TABLE;
+}
+
 /* Whether hints ask for something the provider does not offer. */
 static int hints_refused(const struct fi_info *h) {
   if (h->caps & ~(uint64_t)PROV_CAPS) return 1;
+  if (xfer_refused(h->tx_attr, h->rx_attr) || domain_refused(h->domain_attr)) return 1;
+  if (h->ep_attr && h->ep_attr->max_msg_size > PROV_MAX_MSG_SIZE) return 1;
   if (h->ep_attr && h->ep_attr->type != FI_EP_UNSPEC && h->ep_attr->type != FI_EP_RDM) return 1;
   if (h->addr_format != FI_FORMAT_UNSPEC && h->addr_format != FI_ADDR_STR) return 1;
-  if (h->domain_attr && h->domain_attr->name && strcmp(h->domain_attr->name, PROV_DOMAIN_NAME) != 0) return 1;
-  if (h->fabric_attr && h->fabric_attr->name && strcmp(h->fabric_attr->name, PROV_NAME) != 0) return 1;
-  if (h->domain_attr && h->domain_attr->av_type != FI_AV_UNSPEC && h->domain_attr->av_type != FI_AV_MAP &&
-      h->domain_attr->av_type != FI_AV_TABLE)
-    return 1;
-  return 0;
+  return h->fabric_attr && h->fabric_attr->name && strcmp(h->fabric_attr->name, PROV_NAME) != 0;
+}
+
+/* The capabilities returned: the primary ones the hints ask for (all when
+ * they name none), and every secondary one. */
+static uint64_t caps_for(const struct fi_info *h) {
+  uint64_t primary = h ? h->caps & PROV_PRIMARY_CAPS : 0;
+  return (primary ? primary : PROV_PRIMARY_CAPS) | PROV_SECONDARY_CAPS;
 }
 
 static void fill_attrs(struct fi_info *fi, const struct fi_info *h) {
-  fi->caps = PROV_CAPS;
+  fi->caps = caps_for(h);
   fi->mode = 0;
   fi->addr_format = FI_ADDR_STR;
-  fi->tx_attr->caps = fi->rx_attr->caps = PROV_CAPS;
+  fi->tx_attr->caps = fi->rx_attr->caps = fi->caps;
   /* The channel is in order between each pair of UEs. */
-  fi->tx_attr->msg_order = fi->rx_attr->msg_order = FI_ORDER_SAS;
+  fi->tx_attr->msg_order = fi->rx_attr->msg_order = PROV_MSG_ORDER;
   fi->tx_attr->comp_order = fi->rx_attr->comp_order = 0; /* FI_ORDER_NONE (deprecated name in 2.x) */
   fi->tx_attr->inject_size = PROV_INJECT_SIZE;
   fi->tx_attr->size = fi->rx_attr->size = PROV_QUEUE_SIZE;

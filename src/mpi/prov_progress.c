@@ -5,10 +5,98 @@
  * bounded sleep on the UE's doorbell with the UE shown as waiting in MPI),
  * so many ranks share few host CPUs and the launcher's deadlock detector
  * sees every rank waiting. */
+#include <pthread.h>
+#include <time.h>
+
+#include "../hw/wait.h"
 #include "provider.h"
+
+_Thread_local int prov_lock_depth;
+_Thread_local int prov_thread_counted;
+
+/* The threads that use the provider (under prov_lock): `users` have called
+ * it and not exited, `waiting` wait for the napper's nap to end, `napper`:
+ * a thread naps on the doorbell. */
+static struct { int users, waiting, napper; } threads;
+
+/* The end of a nap: its generation, under nap_mutex (taken after prov_lock). */
+static pthread_mutex_t nap_mutex = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t nap_ended = PTHREAD_COND_INITIALIZER;
+static uint64_t nap_generation;
+/* How long a waiting thread waits for the napper at most: one idle nap. */
+#define WAIT_FOR_NAPPER_NS 20000000L
+
+static pthread_key_t thread_key;
+static pthread_once_t thread_key_once = PTHREAD_ONCE_INIT;
+
+static void thread_exits(void *unused) {
+  (void)unused;
+  PROV_LOCK_SCOPE();
+  threads.users--;
+}
+
+static void make_thread_key(void) { pthread_key_create(&thread_key, thread_exits); }
+
+void prov_thread_count(void) {
+  prov_thread_counted = 1;
+  pthread_once(&thread_key_once, make_thread_key);
+  pthread_setspecific(thread_key, &threads); /* non-NULL: thread_exits runs when the thread exits */
+  threads.users++;
+}
+
+/* The lock goes (every hold of this thread's) for a nap, and comes back. */
+static _Thread_local int released_holds;
+static void release_lock(void) {
+  released_holds = prov_lock_depth;
+  for (int i = 0; i < released_holds; i++) pthread_mutex_unlock(&prov_lock);
+}
+static void reacquire_lock(void) {
+  for (int i = 0; i < released_holds; i++) pthread_mutex_lock(&prov_lock);
+}
+static const struct mpi_idle_lock unlocked_nap = {release_lock, reacquire_lock};
 
 int prov_progress(void) { return prov_g.channel_open ? mpi_channel_progress() : 0; }
 
+/* Another thread naps on the doorbell: wait (without the lock) until its
+ * nap ends, at most one nap's length. */
+static void wait_for_napper(void) {
+  threads.waiting++;
+  pthread_mutex_lock(&nap_mutex);
+  uint64_t generation = nap_generation; /* read while the napper still naps: it bumps it afterwards */
+  release_lock();
+  struct timespec until;
+  clock_gettime(CLOCK_REALTIME, &until);
+  until.tv_nsec += WAIT_FOR_NAPPER_NS;
+  if (until.tv_nsec >= 1000000000L) {
+    until.tv_sec++;
+    until.tv_nsec -= 1000000000L;
+  }
+  while (nap_generation == generation && pthread_cond_timedwait(&nap_ended, &nap_mutex, &until) == 0) continue;
+  pthread_mutex_unlock(&nap_mutex);
+  reacquire_lock();
+  threads.waiting--;
+}
+
 void prov_idle(void) {
-  if (prov_g.channel_open) mpi_channel_idle();
+  if (!prov_g.channel_open) return;
+  if (threads.napper) {
+    wait_for_napper();
+    return;
+  }
+  threads.napper = 1;
+  /* A thread computing, or busy in the provider, means the UE is not
+   * blocked: shown waiting in MPI only when all its users wait. */
+  int all_wait = threads.waiting + 1 >= threads.users;
+  mpi_channel_idle_unlocked(&unlocked_nap, all_wait);
+  threads.napper = 0;
+  pthread_mutex_lock(&nap_mutex);
+  nap_generation++;
+  pthread_cond_broadcast(&nap_ended);
+  pthread_mutex_unlock(&nap_mutex);
+}
+
+void prov_wake_napper(void) {
+  /* Under the lock: a napper set `sleeping` before it let the lock go, so
+   * this ring reaches it (hw/wait.h's doorbell protocol). */
+  if (threads.napper) hw_ring(&prov_g.job, prov_g.ue);
 }

@@ -122,15 +122,20 @@ static struct fi_cq_err_entry received_entry(const struct prov_delivery *d, cons
   return e;
 }
 
+static void report_cancelled(struct prov_ep *ep, const struct prov_rx *rx);
+
 void prov_delivery_done(struct prov_ep *ep, struct prov_delivery *d, const struct prov_hdr *h, int src_ue) {
   struct prov_rx *rx = d->rx;
   int last = 1;
   if (rx->flags & FI_MULTI_RECV) last = --rx->inflight == 0 && rx->released;
   if (ep) {
     struct fi_cq_err_entry e = received_entry(d, h);
-    if (last && (rx->flags & FI_MULTI_RECV)) e.flags |= FI_MULTI_RECV;
+    /* The buffer's last completion says it is released -- unless it was
+     * cancelled: then the FI_ECANCELED completion after it says so. */
+    if (last && (rx->flags & FI_MULTI_RECV) && !rx->cancelled) e.flags |= FI_MULTI_RECV;
     int report = !ep->rx_selective || (rx->flags & FI_COMPLETION);
     prov_complete(ep, 0, report, &e, prov_av_reverse(ep->av, src_ue, h->src_ep));
+    if (last && rx->cancelled) report_cancelled(ep, rx);
   }
   if (last) free(rx);
 }
@@ -161,22 +166,22 @@ static void unexpected_drop(struct prov_ep *ep, struct prov_unexp *u) {
 }
 
 /* Receive rx takes the unexpected message u: now if it is all here, else
- * when its last byte arrives (prov_arrive.c).  0, or -FI_ENOMEM. */
-static int take_unexpected(struct prov_ep *ep, struct prov_rx *rx, struct prov_unexp *u) {
+ * when its last byte arrives (prov_arrive.c).  Out of memory here (rx
+ * half posted, u half taken) aborts the UE: prov_out_of_memory. */
+static void take_unexpected(struct prov_ep *ep, struct prov_rx *rx, struct prov_unexp *u) {
   struct prov_delivery *d = malloc(sizeof *d);
-  if (!d) return -FI_ENOMEM;
+  if (!d) prov_out_of_memory("for a receive of a %llu-byte unexpected message", (unsigned long long)u->hdr.len);
   prov_delivery_for(ep, rx, u->hdr.len, d);
   prov_list_remove(&ep->unexp[u->hdr.op == PROV_OP_TAGGED], u);
   if (!u->complete) {
     u->waiting = d;
-    return 0;
+    return;
   }
   prov_iov_copy_in(d->iov, d->iov_count, 0, u->payload, u->hdr.len);
   prov_delivery_done(ep, d, &u->hdr, u->src_ue);
   free(d);
   free(u->payload);
   free(u);
-  return 0;
 }
 
 /* ---- posting ---- */
@@ -217,7 +222,10 @@ static int claim(struct prov_ep *ep, struct prov_rx *rx) {
     free(rx);
     return -FI_EINVAL;
   }
-  if (!(rx->flags & FI_DISCARD)) return take_unexpected(ep, rx, u);
+  if (!(rx->flags & FI_DISCARD)) {
+    take_unexpected(ep, rx, u);
+    return 0;
+  }
   struct fi_cq_err_entry e = {.op_context = rx->ctx, .flags = FI_RECV | FI_TAGGED, .tag = u->hdr.tag};
   prov_complete(ep, 0, !ep->rx_selective || (rx->flags & FI_COMPLETION), &e, FI_ADDR_NOTAVAIL);
   unexpected_drop(ep, u);
@@ -236,8 +244,8 @@ static int post_multi(struct prov_ep *ep, struct prov_rx *rx) {
     }
     /* Decided before: once released, the buffer may be freed by the take. */
     int releases = multi_left(rx) - u->hdr.len < ep->min_multi_recv;
-    int r = take_unexpected(ep, rx, u);
-    if (r || releases) return r;
+    take_unexpected(ep, rx, u);
+    if (releases) return 0;
   }
   return 0;
 }
@@ -250,8 +258,8 @@ static int post(struct prov_ep *ep, struct prov_rx *rx) {
   if (rx->flags & FI_CLAIM) return claim(ep, rx);
   if (rx->flags & FI_MULTI_RECV) return post_multi(ep, rx);
   struct prov_unexp *u = find_unexpected(ep, rx);
-  if (u) return take_unexpected(ep, rx, u);
-  prov_list_append(&ep->posted[rx->tagged], rx);
+  if (u) take_unexpected(ep, rx, u);
+  else prov_list_append(&ep->posted[rx->tagged], rx);
   return 0;
 }
 
@@ -285,18 +293,30 @@ ssize_t prov_recv(struct prov_ep *ep, const struct prov_recv_args *a) {
   return r;
 }
 
+/* The FI_ECANCELED completion of a cancelled receive (for a multi-receive
+ * buffer with FI_MULTI_RECV: the buffer is released). */
+static void report_cancelled(struct prov_ep *ep, const struct prov_rx *rx) {
+  struct fi_cq_err_entry e = {.op_context = rx->ctx,
+                              .flags = FI_RECV | (rx->tagged ? FI_TAGGED : FI_MSG) | (rx->flags & FI_MULTI_RECV),
+                              .err = FI_ECANCELED,
+                              .prov_errno = FI_ECANCELED};
+  prov_complete(ep, 0, 1, &e, FI_ADDR_NOTAVAIL);
+}
+
 int prov_recv_cancel(struct prov_ep *ep, void *ctx) {
   for (int tagged = 0; tagged < 2; tagged++)
     for (struct prov_rx *rx = ep->posted[tagged].head; rx; rx = rx->next) {
       if (rx->ctx != ctx) continue;
       prov_list_remove(&ep->posted[tagged], rx);
-      struct fi_cq_err_entry e = {.op_context = ctx,
-                                  .flags = FI_RECV | (tagged ? FI_TAGGED : FI_MSG),
-                                  .err = FI_ECANCELED,
-                                  .prov_errno = FI_ECANCELED};
-      prov_complete(ep, 0, 1, &e, FI_ADDR_NOTAVAIL);
-      if (rx->inflight) rx->released = 1; /* freed by its last landing message */
-      else free(rx);
+      rx->released = 1;
+      if (rx->inflight) {
+        /* Messages are still landing in the buffer: they complete first,
+         * then the last one reports the cancel (prov_delivery_done). */
+        rx->cancelled = 1;
+        return 0;
+      }
+      report_cancelled(ep, rx);
+      free(rx);
       return 0;
     }
   return -FI_ENOENT;

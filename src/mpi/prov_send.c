@@ -5,20 +5,23 @@
  * operation reports its completion (CQ entry or counter), else copied
  * (inject, or no completion to wait for).  The completion is written when the
  * channel has written the last byte into the MPB. */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "provider.h"
 
 struct prov_tx {
-  struct mpi_out_packet pkt; /* first: done() gets it back */
+  struct prov_tx *prev, *next; /* first: on its endpoint's list of sends (a prov_list item) */
+  struct mpi_out_packet pkt;   /* done() gets it back */
   int ep_index;
   uint64_t ep_serial;
   void *ctx;
   uint64_t cq_flags, len;
   int report; /* write a CQ entry */
   struct iovec iov[PROV_IOV_LIMIT];
-  unsigned char copy[]; /* the payload, when copied */
+  unsigned char *payload_copy; /* the provider's copy of the payload (copy, or detach()'s), else NULL: in place */
+  unsigned char copy[];        /* the payload, when copied at the send */
 };
 
 static uint64_t iov_bytes(const struct iovec *iov, size_t count) {
@@ -27,16 +30,47 @@ static uint64_t iov_bytes(const struct iovec *iov, size_t count) {
   return n;
 }
 
+static struct prov_tx *tx_of(struct mpi_out_packet *p) {
+  return (struct prov_tx *)((char *)p - offsetof(struct prov_tx, pkt));
+}
+
 /* The packet has left (every byte in the MPB, or delivered locally). */
 static void tx_done(struct mpi_out_packet *p) {
-  struct prov_tx *tx = (struct prov_tx *)p;
+  struct prov_tx *tx = tx_of(p);
   prov_g.pending_to[p->dest]--;
   struct prov_ep *ep = prov_ep_find(tx->ep_index, tx->ep_serial);
   if (ep) {
+    prov_list_remove(&ep->sends, tx);
     struct fi_cq_err_entry e = {.op_context = tx->ctx, .flags = tx->cq_flags};
     prov_complete(ep, 1, tx->report, &e, FI_ADDR_NOTAVAIL);
   }
+  if (tx->payload_copy != tx->copy) free(tx->payload_copy);
   free(tx);
+}
+
+/* A send of a closing endpoint that still reads the caller's buffers (in
+ * place) gets its own copy: the same iov lengths over provider memory, so
+ * the channel's position in the iov stays valid.  (Draining instead could
+ * wait forever for a receiver that does not read.) */
+static void detach(struct prov_tx *tx) {
+  if (tx->payload_copy || tx->len == 0) return;
+  unsigned char *copy = malloc(tx->len);
+  if (!copy) prov_out_of_memory("copying a %llu-byte send of a closing endpoint", (unsigned long long)tx->len);
+  size_t off = 0;
+  for (size_t i = 0; i < tx->pkt.iov_count; i++) {
+    memcpy(copy + off, tx->iov[i].iov_base, tx->iov[i].iov_len);
+    tx->iov[i].iov_base = copy + off;
+    off += tx->iov[i].iov_len;
+  }
+  tx->payload_copy = copy;
+}
+
+void prov_sends_detach(struct prov_ep *ep) {
+  struct prov_tx *tx;
+  while ((tx = ep->sends.head) != NULL) {
+    prov_list_remove(&ep->sends, tx);
+    detach(tx);
+  }
 }
 
 /* Whether the operation reports a CQ entry (selective completion, fi_cq(3)). */
@@ -87,6 +121,7 @@ ssize_t prov_send(struct prov_ep *ep, const struct prov_send_args *a) {
     }
     tx->iov[0] = (struct iovec){tx->copy, len};
     tx->pkt.iov_count = 1;
+    tx->payload_copy = tx->copy;
   } else {
     if (a->count) memcpy(tx->iov, a->iov, a->count * sizeof *a->iov); /* a zero-byte fi_sendmsg may pass none */
     tx->pkt.iov_count = a->count;
@@ -102,10 +137,12 @@ ssize_t prov_send(struct prov_ep *ep, const struct prov_send_args *a) {
   tx->len = len;
   tx->report = report;
   prov_g.pending_to[peer->ue]++;
+  prov_list_append(&ep->sends, tx);
   if (peer->ue == prov_g.ue) deliver_locally(tx);
   else {
     mpi_channel_post(&tx->pkt);
     prov_progress();
   }
+  prov_wake_napper(); /* it moves the rest, and completes the send */
   return 0;
 }

@@ -22,7 +22,8 @@
  * one process-wide recursive lock (PROV_LOCK_SCOPE, PROV_TIMING_SCOPE), so
  * the channel, which is single-threaded (channel.h), sees one caller at a
  * time whatever threading level the library asked for (FI_THREAD_SAFE for
- * MPI_THREAD_MULTIPLE, e.g. under mpi4py; prov_info.c).
+ * MPI_THREAD_MULTIPLE, e.g. under mpi4py; prov_info.c).  Only a thread
+ * napping in prov_idle runs without it.
  */
 #ifndef OPENSCC_MPI_PROVIDER_H
 #define OPENSCC_MPI_PROVIDER_H
@@ -84,6 +85,10 @@ int prov_job_open(void);
 int prov_fabric_open(struct fi_fabric_attr *attr, struct fid_fabric **out, void *ctx);
 /* The last fabric closed: drain, close the channel, finalize the UE. */
 void prov_job_close(void);
+/* Memory ran out where a message would be lost silently (an arriving
+ * packet, a completion): one line on stderr, "openscc provider on UE n: out
+ * of memory (...)", and the UE aborts -- a lost message would hang the job. */
+_Noreturn void prov_out_of_memory(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* The job's identity in addresses (its launcher's pid). */
 int prov_job_id(void);
 
@@ -145,8 +150,9 @@ struct prov_rx {
   uint64_t bytes; /* sum of the iov lengths */
   /* FI_MULTI_RECV: the buffer is iov[0]; messages fill it from `used` on */
   uint64_t used;
-  int inflight; /* messages landing in it, not yet complete */
-  int released; /* no longer posted: the last completion says FI_MULTI_RECV */
+  int inflight;  /* messages landing in it, not yet complete */
+  int released;  /* no longer posted: the last completion says FI_MULTI_RECV */
+  int cancelled; /* fi_cancel while messages landed: the last one reports FI_ECANCELED */
 };
 /* A message that arrived before a matching receive was posted: buffered. */
 struct prov_unexp {
@@ -188,6 +194,9 @@ struct prov_ep {
   size_t min_multi_recv;
   struct prov_list posted[2]; /* [tagged]: receives in posting order */
   struct prov_list unexp[2];  /* [tagged]: unexpected messages in arrival order */
+  /* In flight: packets landing for this endpoint (prov_arrive.c) and its
+   * sends not yet done (prov_send.c); detached when it closes. */
+  struct prov_list arrivals, sends;
 };
 int prov_ep_open(struct fid_domain *d, struct fi_info *info, struct fid_ep **out, void *ctx);
 /* The open endpoint (index, serial), or NULL once it closed. */
@@ -241,6 +250,12 @@ void prov_list_remove(struct prov_list *l, void *item);
 
 /* ---- the channel's sink (prov_arrive.c) ---- */
 extern const struct mpi_channel_sink prov_sink;
+/* The endpoint closes: its packets still landing discard the rest of their
+ * payload (nothing more is written into the caller's buffers). */
+void prov_arrivals_abandon(struct prov_ep *ep);
+/* The endpoint closes: its sends not yet done no longer read the caller's
+ * buffers (their payload is copied into the provider) and report nothing. */
+void prov_sends_detach(struct prov_ep *ep);
 
 /* ---- completions and counters of an endpoint ---- */
 /* Report a completion (or error) of ep's transmit (tx) or receive side;
@@ -249,13 +264,26 @@ void prov_complete(struct prov_ep *ep, int tx, int report, const struct fi_cq_er
 
 /* ---- serialisation ---- */
 /* The process's provider lock (recursive: entry points call each other,
- * e.g. fabric close drains through the progress path). */
+ * e.g. fabric close drains through the progress path).  A thread idle in
+ * the provider lets it go while it naps (prov_idle). */
 extern pthread_mutex_t prov_lock;
+/* The calling thread's holds of prov_lock (all released for a nap). */
+extern _Thread_local int prov_lock_depth;
+/* Whether the calling thread has been counted among the provider's users
+ * (prov_progress.c: a UE is shown waiting in MPI only when all of them wait). */
+extern _Thread_local int prov_thread_counted;
+void prov_thread_count(void);
 static inline void prov_unlock(int *unused) {
   (void)unused;
+  prov_lock_depth--;
   pthread_mutex_unlock(&prov_lock);
 }
-static inline int prov_lock_take(void) { return pthread_mutex_lock(&prov_lock); }
+static inline int prov_lock_take(void) {
+  int r = pthread_mutex_lock(&prov_lock);
+  prov_lock_depth++;
+  if (!prov_thread_counted) prov_thread_count();
+  return r;
+}
 /* Holds the lock until the end of the enclosing block. */
 #define PROV_LOCK_SCOPE() int prov_locked_ __attribute__((cleanup(prov_unlock), unused)) = prov_lock_take()
 
@@ -284,7 +312,14 @@ static inline struct prov_timing prov_timing_begin(void) {
 /* ---- progress (prov_progress.c) ---- */
 /* Move what can move: returns the channel's rounds moved. */
 int prov_progress(void);
-/* After a poll that found nothing (moved == 0, no completion): idle one unit. */
+/* After a poll that found nothing (moved == 0, no completion): idle one
+ * unit.  One thread at a time naps on the UE's doorbell, without the lock;
+ * other idle threads wait for its nap to end (bounded).  The nap shows the
+ * UE waiting in MPI only when every other thread that uses the provider is
+ * idle in it too. */
 void prov_idle(void);
+/* Something a napping thread may wait for happened in this thread (a
+ * completion, a packet posted): wake it. */
+void prov_wake_napper(void);
 
 #endif
