@@ -21,11 +21,7 @@ MPI_DIR = lib.REPO / "tests" / "mpi"
 
 def built_with_mpicc(mpi: str, source: Path, scratch) -> Path:
     """A program of the repository built with the MPI library's own mpicc, as users build theirs."""
-    mpicc = shutil.which("mpicc.openmpi") if mpi == "openmpi" else str(mpich_prefix() / "bin" / "mpicc")
-    out = Path(scratch) / f"{source.stem}-{mpi}"
-    res = lib.run([mpicc, "-O2", source, "-o", out])
-    assert res.rc == 0, res
-    return out
+    return mpi_program(mpi, source.stem, scratch, source)
 
 
 def app_program(mpi: str, scratch) -> Path:
