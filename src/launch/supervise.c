@@ -143,8 +143,8 @@ static int descends_from_rccerun(pid_t pid) {
   return 0;
 }
 
-/* SIGKILL to every descendant of rccerun; returns how many there were. */
-static int kill_descendants(void) {
+/* act(pid) for every descendant of rccerun; returns how many there were. */
+static int each_descendant(void (*act)(pid_t pid)) {
   DIR *d = opendir("/proc");
   if (!d) return 0;
   int found = 0;
@@ -152,7 +152,7 @@ static int kill_descendants(void) {
   while ((e = readdir(d)) != NULL) {
     pid_t pid = (pid_t)atoi(e->d_name);
     if (pid > 1 && descends_from_rccerun(pid)) {
-      kill(pid, SIGKILL);
+      act(pid);
       found++;
     }
   }
@@ -160,22 +160,16 @@ static int kill_descendants(void) {
   return found;
 }
 
-/* The descendants that survived stop_descendants, with their commands. */
-static void report_survivors(void) {
-  DIR *d = opendir("/proc");
-  if (!d) return;
-  struct dirent *e;
-  while ((e = readdir(d)) != NULL) {
-    pid_t pid = (pid_t)atoi(e->d_name);
-    if (pid <= 1 || !descends_from_rccerun(pid)) continue;
-    char path[64], comm[64] = "?";
-    snprintf(path, sizeof path, "/proc/%d/comm", (int)pid);
-    FILE *f = fopen(path, "r");
-    if (f && fgets(comm, sizeof comm, f)) comm[strcspn(comm, "\n")] = '\0';
-    if (f) fclose(f);
-    fprintf(stderr, "rccerun: warning: process %d (%s) survived SIGKILL; left running\n", (int)pid, comm);
-  }
-  closedir(d);
+static void kill_process(pid_t pid) { kill(pid, SIGKILL); }
+
+/* A descendant that survived stop_descendants, with its command. */
+static void report_survivor(pid_t pid) {
+  char path[64], comm[64] = "?";
+  snprintf(path, sizeof path, "/proc/%d/comm", (int)pid);
+  FILE *f = fopen(path, "r");
+  if (f && fgets(comm, sizeof comm, f)) comm[strcspn(comm, "\n")] = '\0';
+  if (f) fclose(f);
+  fprintf(stderr, "rccerun: warning: process %d (%s) survived SIGKILL; left running\n", (int)pid, comm);
 }
 
 /* Until no descendant is left: kill them all, reap what comes back to the
@@ -186,11 +180,11 @@ static void report_survivors(void) {
 static void stop_descendants(void) {
   double end = now_s() + STOP_MS / 1000.0;
   for (;;) {
-    int found = kill_descendants();
+    int found = each_descendant(kill_process);
     while (waitpid(-1, NULL, WNOHANG) > 0) continue;
     if (!found && waitpid(-1, NULL, WNOHANG) < 0 && errno == ECHILD) return;
     if (now_s() > end) {
-      report_survivors();
+      each_descendant(report_survivor);
       return;
     }
     struct timespec pause = {0, 2000000L};
