@@ -2,8 +2,9 @@
 # Install what the build and tests need on a fresh Debian 12 machine.
 # Skips everything already present, so it is cheap to run every time.
 #   install-deps.sh          build + tests (cmake, gcc, g++, make, chromium, clang-format, pytest; matplotlib, Jinja2, jsonschema for python/openscc;
-#                            the MPI layer: Open MPI, libfabric headers, gfortran, and the virtual environment .venv with the
-#                            PyPI mpich, mpi4py and numpy; docs/mpi.md "Dependencies" says why each is needed)
+#                            the MPI layer: Open MPI, libfabric headers, gfortran, Debian's hpcc and netpipe-openmpi, and the
+#                            virtual environment .venv with the PyPI mpich, mpi4py and numpy; docs/mpi.md "Dependencies" says
+#                            why each is needed)
 #   install-deps.sh --bench  also the benchmark peer Debian MPICH
 # OPENSCC_VENV overrides the virtual environment's directory (the tests use it; rccerun expects <repo>/.venv).
 # OPENSCC_DEPS_ROOT prefixes the system files checked for (default: none, i.e. /): the tests point it at a tree of their own.
@@ -42,6 +43,9 @@ command -v clang-format >/dev/null 2>&1 || need="$need clang-format"  # scripts/
 { command -v mpicc.openmpi >/dev/null 2>&1 && exists "$root/usr/lib/*/openmpi/include/mpi.h"; } ||
   need="$need openmpi-bin libopenmpi-dev"
 command -v gfortran >/dev/null 2>&1 || need="$need gfortran"  # mpif90.openmpi runs gfortran
+# Debian's MPI applications the tests run unmodified (tests/integration/test_mpi_apps.py).
+command -v hpcc >/dev/null 2>&1 || need="$need hpcc"
+command -v NPopenmpi >/dev/null 2>&1 || need="$need netpipe-openmpi"
 exists "$root/usr/include/rdma/fabric.h" || need="$need libfabric-dev"
 venv_step=""
 if ! venv_complete; then

@@ -145,7 +145,8 @@ static int preempted_since_check(uint64_t now) {
   return 1;
 }
 
-static struct budget budget_of(const struct hw_job *j) {
+/* now: the caller's reading of the monotonic clock, or 0 (read it here when needed). */
+static struct budget budget_of(const struct hw_job *j, uint64_t now) {
   struct budget full = {j->hdr->set.spin_limit, j->hdr->set.yield_limit};
   if (!j->hdr->set.wait_adaptive) return full;
   if (!policy.started) { /* preemptions before the first wait do not count */
@@ -154,7 +155,7 @@ static struct budget budget_of(const struct hw_job *j) {
     policy.nivcsw = involuntary_switches();
   }
   if (!policy.loaded) return full;
-  uint64_t now = hw_trace_monotonic_ns();
+  if (!now) now = hw_trace_monotonic_ns();
   if (now - policy.checked_ns >= RECHECK_NS) {
     preempted_since_check(now);
     policy.heavy = heavily_loaded();
@@ -185,11 +186,11 @@ static int check_due(int polls) { return (polls & (CHECK_EVERY - 1)) == CHECK_EV
  * CPU; this avoids paying for a sleep and a wake-up).  Returns 1 as soon as
  * cond holds. */
 static int poll_briefly(const struct hw_job *j, hw_cond_fn cond, void *arg) {
-  struct budget b = budget_of(j);
+  struct budget b = budget_of(j, 0);
   for (int i = 0; i < b.spin; i++) {
     if (cond(arg)) return 1;
     if (check_due(i) && preempted_while_spinning(j)) {
-      b = budget_of(j);
+      b = budget_of(j, 0);
       if (i >= b.spin) break;
     }
     hw_cpu_relax();
@@ -308,6 +309,7 @@ static _Thread_local struct {
   unsigned naps;
   int unwoken;
   uint32_t seq;
+  uint64_t program_since; /* when a program's own poll first found nothing in it, or 0 */
 } idle_stretch;
 
 /* Something happened: the spin budget starts again, and so does the idle
@@ -316,6 +318,7 @@ void hw_poll_fruitful(void) {
   fruitless_polls = 0;
   idle_stretch.naps = 0;
   idle_stretch.unwoken = 0;
+  idle_stretch.program_since = 0;
 }
 
 /* A library's nap on doorbell value s: one more of the idle stretch, shown
@@ -354,19 +357,44 @@ static void nap(struct hw_job *j, int me, hw_cond_fn cond, void *arg, const stru
   __atomic_store_n(&u->sleeping, 0, __ATOMIC_RELAXED);
 }
 
-static void poll_idle(struct hw_job *j, int me, hw_cond_fn cond, void *arg, const struct hw_wait_desc *why) {
-  struct budget b = budget_of(j);
+/* hw_poll_set_program_poll's question (the MPI provider's: prov_caller.c). */
+static int (*program_poll)(void);
+
+void hw_poll_set_program_poll(int (*fn)(void)) { program_poll = fn; }
+
+/* A program polling between steps of its own work (HPCC's MPIRandomAccess
+ * calls MPI_Testany once per update it makes) is not waiting: a nap per
+ * poll made it one step per nap and, with every rank so, a deadlock to the
+ * launcher.  It yields the CPU (UEs may outnumber the host's CPUs) and
+ * returns; once nothing has happened for PROGRAM_POLL_PATIENCE_NS it naps
+ * as a program's poll of RCCE does (NAP_NS, woken by the doorbell, never
+ * shown blocked), so a loop with nothing else to do costs little. */
+#define PROGRAM_POLL_PATIENCE_NS 20000000ull
+
+static void program_poll_idle(struct hw_job *j, int me, hw_cond_fn cond, void *arg) {
+  uint64_t now = hw_trace_monotonic_ns();
+  if (!idle_stretch.program_since) idle_stretch.program_since = now;
+  if (now - idle_stretch.program_since < PROGRAM_POLL_PATIENCE_NS) sched_yield();
+  else nap(j, me, cond, arg, NULL);
+}
+
+/* Returns 1 when the poll only spun (a pause: it ended when it began).
+ * library: hw_poll_idle_blocked's poll (maybe a program's own test). */
+static int poll_idle(struct hw_job *j, int me, hw_cond_fn cond, void *arg, const struct hw_wait_desc *why, uint64_t now,
+                     int library) {
+  struct budget b = budget_of(j, now);
   unsigned spin = b.spin > 0 ? (unsigned)b.spin : 0, yield = b.yield > 0 ? (unsigned)b.yield : 0;
   unsigned n = fruitless_polls;
   if (n < spin + yield) fruitless_polls++; /* stays at the budget: every further fruitless poll naps */
   if (n < spin) {
     if (check_due((int)n)) preempted_while_spinning(j);
     hw_cpu_relax();
-  } else if (n < spin + yield) {
-    sched_yield();
-  } else {
-    nap(j, me, cond, arg, why);
+    return 1;
   }
+  if (library && program_poll && program_poll()) program_poll_idle(j, me, cond, arg);
+  else if (n < spin + yield) sched_yield();
+  else nap(j, me, cond, arg, why);
+  return 0;
 }
 
 /* A program that works between its polls longer than this is not polling in
@@ -375,18 +403,24 @@ static void poll_idle(struct hw_job *j, int me, hw_cond_fn cond, void *arg, cons
 
 static _Thread_local uint64_t last_poll_end_ns;
 
-static void poll_idle_since_last(struct hw_job *j, int me, hw_cond_fn cond, void *arg, const struct hw_wait_desc *why) {
-  if (hw_trace_monotonic_ns() - last_poll_end_ns > POLL_GAP_NS) fruitless_polls = 0;
-  poll_idle(j, me, cond, arg, why);
-  last_poll_end_ns = hw_trace_monotonic_ns();
+static void poll_idle_since_last(struct hw_job *j, int me, hw_cond_fn cond, void *arg, const struct hw_wait_desc *why,
+                                 int library) {
+  /* One clock reading per poll while it spins: a library polling in a
+   * tight loop (the MPI provider: every fruitless fi_cq_read) pays it on
+   * every call, and two cost more than the poll itself (docs/mpi-channel.md
+   * "Waiting"). */
+  uint64_t now = hw_trace_monotonic_ns();
+  if (now - last_poll_end_ns > POLL_GAP_NS) fruitless_polls = 0;
+  int spun = poll_idle(j, me, cond, arg, why, now, library);
+  last_poll_end_ns = spun ? now : hw_trace_monotonic_ns();
 }
 
 void hw_poll_idle(struct hw_job *j, int me, hw_cond_fn cond, void *arg) {
-  poll_idle_since_last(j, me, cond, arg, NULL);
+  poll_idle_since_last(j, me, cond, arg, NULL, 0);
 }
 
 void hw_poll_idle_blocked(struct hw_job *j, int me, hw_cond_fn cond, void *arg, const struct hw_wait_desc *why) {
-  poll_idle_since_last(j, me, cond, arg, why);
+  poll_idle_since_last(j, me, cond, arg, why, 1);
 }
 
 void hw_ring_slow(struct hw_job *j, int ue) {

@@ -67,15 +67,23 @@ void hw_poll_fruitful(void);
  * HW_UE_BLOCKED on why, so the launcher's deadlock check sees it; a nap that
  * begins where the previous one timed out with the doorbell unchanged
  * continues the same sleep (`sleeps` is not bumped), while a fruitful poll
- * or a ring starts a new one.  A program that polls with its own exit
- * condition and nothing else happening looks the same as a blocked wait:
- * the launcher declares a deadlock only after every rank has been so for
- * 2 s.  why NULL: a nap not shown blocked (hw_poll_idle's, 1 ms).  cond is
+ * or a ring starts a new one.  A program's own polls (its MPI_Test loop)
+ * look the same as a blocked wait unless the caller tells them apart
+ * (hw_poll_set_program_poll, below); the launcher declares a deadlock only
+ * after every rank has been blocked for 2 s.  why NULL: a nap not shown blocked (hw_poll_idle's, 1 ms).  cond is
  * called once, right before the nap, and only then: when it returns 0 the
  * thread sleeps (so a caller may release its own lock inside cond, having
  * tested the condition under it).  The budget and the idle stretch are per
  * thread. */
 void hw_poll_idle_blocked(struct hw_job *j, int me, hw_cond_fn cond, void *arg, const struct hw_wait_desc *why);
+/* For hw_poll_idle_blocked's caller (the MPI provider): program_poll says
+ * whether the thread's current poll is a program's own nonblocking test
+ * (MPI_Test in a loop between steps of its own work) rather than the
+ * library waiting.  Asked only once the spin budget is spent (it may be
+ * costly).  Such a poll is not a wait: it yields the CPU and returns, and
+ * only once its idle stretch has lasted PROGRAM_POLL_PATIENCE (20 ms)
+ * naps as hw_poll_idle does (1 ms, never shown blocked).  NULL: none. */
+void hw_poll_set_program_poll(int (*program_poll)(void));
 
 /* Whether the kernel offers the asymmetric fence (launcher side). */
 int hw_asym_fence_available(void);

@@ -17,7 +17,7 @@
 
 /* Raise the version whenever struct launch_ue_shared changes. */
 #define LAUNCH_UE_REGION "launch.ue"
-#define LAUNCH_UE_VERSION 1
+#define LAUNCH_UE_VERSION 2
 
 struct launch_ue_shared {
   _Atomic int32_t wrapper_pid; /* openscc-rank, once it has attached */
@@ -25,6 +25,11 @@ struct launch_ue_shared {
   int32_t status;              /* the program's waitpid status, valid once exited */
   _Atomic int32_t exited;      /* 1 once status (and exit_ns) are written */
   uint64_t exit_ns;            /* CLOCK_MONOTONIC when the wrapper reaped the program: orders failures */
+  /* A spare UE (rccerun --mpi-spawn-ues) claimed by a rank MPI_Comm_spawn
+   * started: 1, and its rank in its own MPI_COMM_WORLD (written right after
+   * the claim, `spawned` last). */
+  _Atomic int32_t spawned;
+  int32_t spawned_rank;
 } HW_ALIGNED;
 
 /* UE ue's block. */

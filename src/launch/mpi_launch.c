@@ -30,34 +30,19 @@
 /* Open MPI 4.1 (ompi_info lists the components): the cm PML over the ofi
  * MTL on our provider (tagged messages: the provider matches, as a network
  * would); only the self BTL (no vader, tcp or openib for the components that
- * still open BTLs); one-sided through pt2pt messages over the PML (osc sm and
- * osc rdma would share memory or use another path); no shared-memory
- * collectives (coll sm; hcoll where an Open MPI has it).  Not ob1 with the
- * ofi BTL: Open MPI 4.1.4's osc pt2pt hangs on it in passive-target
- * compare-and-swap at 8 ranks (docs/mpi.md "Limits").  Ranks may outnumber
- * the host's CPUs, and are not bound: OpenSCC's UEs share the CPUs. */
-static const char *const openmpi_options[] = {"--oversubscribe",
-                                              "--bind-to",
-                                              "none",
-                                              "--mca",
-                                              "pml",
-                                              "cm",
-                                              "--mca",
-                                              "mtl",
-                                              "ofi",
-                                              "--mca",
-                                              "mtl_ofi_provider_include",
-                                              "openscc",
-                                              "--mca",
-                                              "btl",
-                                              "self",
-                                              "--mca",
-                                              "osc",
-                                              "pt2pt",
-                                              "--mca",
-                                              "coll",
-                                              "^sm,hcoll",
-                                              NULL};
+ * still open BTLs); one-sided through pt2pt messages over the PML (osc sm
+ * would share memory; osc rdma, even over the ofi BTL and the provider's
+ * FI_RMA, keeps its lock words -- and MPI_Win_allocate's windows -- in a
+ * shared-memory segment for ranks on one node: docs/mpi-provider.md "The MPI
+ * libraries on it"); no shared-memory collectives (coll sm; hcoll where an
+ * Open MPI has it).  Not ob1 with the ofi BTL: Open MPI 4.1.4's osc pt2pt
+ * hangs on it in passive-target compare-and-swap at 8 ranks (docs/mpi.md
+ * "Limits").  Ranks may outnumber the host's CPUs, and are not bound:
+ * OpenSCC's UEs share the CPUs. */
+static const char *const openmpi_options[] = {
+    "--bind-to", "none",  "--mca", "pml",  "cm",    "--mca", "mtl",   "ofi",   "--mca", "mtl_ofi_provider_include",
+    "openscc",   "--mca", "btl",   "self", "--mca", "osc",   "pt2pt", "--mca", "coll",  "^sm,hcoll",
+    NULL};
 
 /* MPICH 5 (ch4): the ofi netmod on our provider (FI_PROVIDER names it: ch4
  * no longer reads MPIR_CVAR_OFI_USE_PROVIDER), every rank treated as on
@@ -97,7 +82,7 @@ static int own_directory(char *out, size_t len) {
   return 0;
 }
 
-/* mpi_command_build adds at most 11 entries (Open MPI as root): running past
+/* mpi_command_build adds at most 14 entries (MPICH with --model and --mpi-spawn-ues): running past
  * MPI_LAUNCH_MAX_ENV is a bug, stopped here rather than losing a setting. */
 static void add_env(struct mpi_command *c, const char *name, const char *value) {
   if (c->nenv >= MPI_LAUNCH_MAX_ENV) {
@@ -120,12 +105,17 @@ static int find_openmpi(struct mpi_command *c) {
   return -1;
 }
 
-/* $OPENSCC_MPICH_PREFIX, else the source tree's .venv. */
+/* MPICH's prefix: $OPENSCC_MPICH_PREFIX, else the source tree's .venv. */
+static const char *mpich_prefix(void) {
+  const char *prefix = getenv("OPENSCC_MPICH_PREFIX");
+  return prefix ? prefix : OPENSCC_SOURCE_VENV;
+}
+
 static int find_mpich(struct mpi_command *c) {
   const char *prefix = getenv("OPENSCC_MPICH_PREFIX");
   c->name = "mpiexec";
-  snprintf(c->launcher, sizeof c->launcher, "%s/bin/mpiexec", prefix ? prefix : OPENSCC_SOURCE_VENV);
-  snprintf(c->mpi4py_libmpi, sizeof c->mpi4py_libmpi, "%s/lib/libmpi.so.12", prefix ? prefix : OPENSCC_SOURCE_VENV);
+  snprintf(c->launcher, sizeof c->launcher, "%s/bin/mpiexec", mpich_prefix());
+  snprintf(c->mpi4py_libmpi, sizeof c->mpi4py_libmpi, "%s/lib/libmpi.so.12", mpich_prefix());
   if (executable(c->launcher)) return 0;
   if (prefix)
     fprintf(stderr, "rccerun: --mpi mpich: OPENSCC_MPICH_PREFIX is '%s', which has no executable bin/mpiexec\n",
@@ -149,6 +139,34 @@ static int find_provider(struct mpi_command *c, const char *bin, int flavour) {
   return -1;
 }
 
+/* The libfabric.so.1 of the MPICH at prefix: lib/mpich (the wheel's, which
+ * its libmpi's RUNPATH names), else lib; "" when neither holds one. */
+static void mpich_libfabric(const char *prefix, char *out, size_t len) {
+  static const char *const dirs[] = {"lib/mpich", "lib"};
+  for (size_t i = 0; i < sizeof dirs / sizeof dirs[0]; i++) {
+    snprintf(out, len, "%s/%s/libfabric.so.1", prefix, dirs[i]);
+    if (access(out, R_OK) == 0) return;
+  }
+  out[0] = '\0';
+}
+
+/* Model mode: openscc-rank preloads the provider flavour into the program
+ * (LD_PRELOAD, from OPENSCC_RANK_PRELOAD), so that its MPI_Wtime family and
+ * the hooks of counted builds come first in the lookup order; libfabric's
+ * dlopen of the same file later gets the same object (src/mpi/prov_wtime.c).
+ * The provider needs libfabric.so.1: for MPICH the wheel's own (in
+ * PREFIX/lib/mpich, found through libmpi's RUNPATH, not the system's 1.x),
+ * preloaded before it, or the provider's dependency would bind the system's
+ * library under the soname libmpi then also gets.  A user's LD_PRELOAD follows. */
+static void model_preload(struct mpi_command *c, int openmpi) {
+  char fabric[4096 + 32] = "";
+  if (!openmpi) mpich_libfabric(mpich_prefix(), fabric, sizeof fabric);
+  const char *user = getenv("LD_PRELOAD");
+  snprintf(c->preload, sizeof c->preload, "%s%s%s/libopenscc-fi.so%s%s", fabric, fabric[0] ? ":" : "", c->provider_dir,
+           user && *user ? ":" : "", user && *user ? user : "");
+  add_env(c, "OPENSCC_RANK_PRELOAD", c->preload);
+}
+
 static int find_wrapper(struct mpi_command *c, const char *bin) {
   snprintf(c->wrapper, sizeof c->wrapper, "%s/openscc-rank", bin);
   if (executable(c->wrapper)) return 0;
@@ -156,14 +174,64 @@ static int find_wrapper(struct mpi_command *c, const char *bin) {
   return -1;
 }
 
-/* launcher -n N [Open MPI's options] openscc-rank PROGRAM ARGS */
-static int build_argv(const struct launch_options *o, struct mpi_command *c, const char *const *lib_options) {
+/* The universe (MPI_UNIVERSE_SIZE: the world and the spare UEs of
+ * --mpi-spawn-ues) and how every rank, the spawned ones too, runs under
+ * openscc-rank.  Open MPI: the node has exactly that many slots (so a spawn
+ * beyond them fails in MPI_Comm_spawn with MPI_ERR_SPAWN; ranks may outnumber
+ * the host's CPUs), and its daemon starts every process, MPI_Comm_spawn's
+ * too, through the fork agent.  MPICH: hydra's universe size (only with
+ * spare UEs: hydra's default is its own); hydra execs spawned programs itself
+ * (docs/mpi.md "Dynamic processes"), so only the world's command names the
+ * wrapper. */
+static int launch_arguments(const struct launch_options *o, struct mpi_command *c, int openmpi, const char **out) {
+  snprintf(c->universe, sizeof c->universe, openmpi ? "localhost:%d" : "%d", o->job.nue);
+  int n = 0;
+  if (openmpi || o->mpi_spawn_ues > 0) {
+    out[n++] = openmpi ? "--host" : "-usize";
+    out[n++] = c->universe;
+  }
+  if (openmpi) {
+    out[n++] = "--mca";
+    out[n++] = "orte_fork_agent";
+  } else if (c->spawn_preload[0]) { /* the world's wrappers without it (see mpich_spawn_preload) */
+    out[n++] = "/usr/bin/env";
+    out[n++] = c->user_preload[0] ? c->user_preload : "-uLD_PRELOAD";
+  }
+  out[n++] = c->wrapper; /* Open MPI: the fork agent's value; MPICH: the world's command */
+  return n;
+}
+
+/* MPICH with spare UEs: hydra execs spawned programs itself, so everything
+ * it starts gets libopenscc-spawn.so preloaded, whose constructor re-executes
+ * a spawned process under openscc-rank before main (rank/spawn_preload.c).
+ * The world's openscc-rank is started through env without it (an
+ * AddressSanitizer build refuses a preload ahead of its runtime), with the
+ * user's LD_PRELOAD as it was. */
+static int mpich_spawn_preload(struct mpi_command *c, const char *bin) {
+  snprintf(c->spawn_preload, sizeof c->spawn_preload, "%s/../lib/libopenscc-spawn.so", bin);
+  if (access(c->spawn_preload, R_OK) != 0) {
+    fprintf(stderr, "rccerun: --mpi mpich --mpi-spawn-ues needs %s: %s\n", c->spawn_preload, strerror(errno));
+    return -1;
+  }
+  const char *user = getenv("LD_PRELOAD");
+  if (user && *user) snprintf(c->user_preload, sizeof c->user_preload, "LD_PRELOAD=%s", user);
+  snprintf(c->preload_all, sizeof c->preload_all, "%s%s%s", c->spawn_preload, user && *user ? ":" : "",
+           user && *user ? user : "");
+  add_env(c, "LD_PRELOAD", c->preload_all);
+  add_env(c, "OPENSCC_SPAWN_PRELOAD", c->spawn_preload);
+  add_env(c, "OPENSCC_SPAWN_WRAPPER", c->wrapper);
+  return 0;
+}
+
+/* launcher -n N [the library's options] [universe, wrapper] PROGRAM ARGS */
+static int build_argv(const struct launch_options *o, struct mpi_command *c, int openmpi) {
   static char nue[16];
-  snprintf(nue, sizeof nue, "%d", o->job.nue);
+  snprintf(nue, sizeof nue, "%d", o->mpi_world);
+  const char *const *lib_options = openmpi ? openmpi_options : NULL;
   size_t n = 0, nlib = 0, napp = 0;
   while (lib_options && lib_options[nlib]) nlib++;
   while (o->app_argv[napp]) napp++;
-  c->argv = calloc(3 + nlib + 2 + napp, sizeof *c->argv);
+  c->argv = calloc(3 + nlib + 5 + napp + 1, sizeof *c->argv); /* launch_arguments: at most 5; NULL */
   if (!c->argv) {
     fprintf(stderr, "rccerun: out of memory\n");
     return -1;
@@ -172,7 +240,7 @@ static int build_argv(const struct launch_options *o, struct mpi_command *c, con
   c->argv[n++] = "-n";
   c->argv[n++] = nue;
   for (size_t i = 0; i < nlib; i++) c->argv[n++] = (char *)lib_options[i];
-  c->argv[n++] = c->wrapper;
+  n += (size_t)launch_arguments(o, c, openmpi, (const char **)&c->argv[n]);
   c->argv[n++] = (char *)o->app; /* the path rccerun resolved */
   for (size_t i = 1; i < napp; i++) c->argv[n++] = o->app_argv[i];
   return 0;
@@ -319,6 +387,10 @@ int mpi_command_build(const struct launch_options *o, struct mpi_command *c) {
   /* openscc-rank takes the rank from the variable this launcher sets, not
    * from one another launcher (around rccerun) may have left in the environment. */
   add_env(c, "OPENSCC_RANK_VAR", openmpi ? "OMPI_COMM_WORLD_RANK" : "PMI_RANK");
+  /* The world's ranks take UEs 0..N-1; a rank MPI_Comm_spawn started claims
+   * one of the spare UEs after them (rank/openscc_rank.c). */
+  snprintf(c->world, sizeof c->world, "%d", o->mpi_world);
+  add_env(c, "OPENSCC_MPI_WORLD", c->world);
   /* mpi4py asks for MPI_THREAD_MULTIPLE, which Open MPI 4.1's osc pt2pt (the
    * one-sided component here) refuses at the first window: ask for
    * serialized, unless the user chose a level (docs/mpi.md "mpi4py"). */
@@ -329,9 +401,11 @@ int mpi_command_build(const struct launch_options *o, struct mpi_command *c) {
   }
   for (int i = 0; !openmpi && mpich_environment[i][0]; i++)
     add_env(c, mpich_environment[i][0], mpich_environment[i][1]);
+  if (o->job.set.model) model_preload(c, openmpi);
+  if (!openmpi && o->mpi_spawn_ues > 0 && mpich_spawn_preload(c, bin) != 0) return -1;
   clock_gettime(CLOCK_REALTIME, &c->started);
   c->started.tv_sec -= 1; /* file systems may stamp times at a coarser granularity */
-  if (build_argv(o, c, openmpi ? openmpi_options : NULL) != 0 || make_tmpdir(c, openmpi) != 0) {
+  if (build_argv(o, c, openmpi) != 0 || make_tmpdir(c, openmpi) != 0) {
     mpi_command_free(c);
     return -1;
   }

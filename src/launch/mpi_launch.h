@@ -19,6 +19,13 @@ struct mpi_command {
   const char *env[MPI_LAUNCH_MAX_ENV][2];                           /* name, value */
   char launcher[4096], provider_dir[4096 + 64], wrapper[4096 + 64]; /* + a suffix to rccerun's directory */
   char mpi4py_libmpi[4096 + 32];                                    /* the library mpi4py loads (MPI4PY_LIBMPI) */
+  char universe[32], world[16]; /* the universe's size (launcher argument), the world's (OPENSCC_MPI_WORLD) */
+  /* MPICH with --mpi-spawn-ues: libopenscc-spawn.so, LD_PRELOAD for the launcher (it and the user's),
+   * LD_PRELOAD=<the user's> for the world's wrappers (mpi_launch.c mpich_spawn_preload). */
+  char spawn_preload[4096 + 64], preload_all[2 * 4096 + 128], user_preload[4096 + 16];
+  /* --model: what openscc-rank preloads into the program (OPENSCC_RANK_PRELOAD): the
+   * provider, for the virtual MPI_Wtime and counted builds (docs/mpi.md "Model mode"). */
+  char preload[3 * 4096 + 128];
   /* The launcher's private temporary directory (its session directories,
    * PMIx rendezvous files), removed by mpi_command_free. */
   char tmpdir[4096];

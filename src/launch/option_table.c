@@ -34,8 +34,11 @@ static const struct launch_choice models[] = {{"scc", 1}, {"none", 0}, {NULL, 0}
 static const struct launch_choice mpi_libraries[] = {
     {"openmpi", LAUNCH_MPI_OPENMPI}, {"mpich", LAUNCH_MPI_MPICH}, {NULL, 0}};
 /* hw_settings.mpi_channel holds enum mpi_channel_kind (hw/settings.h). */
-static const struct launch_choice mpi_channels[] = {
-    {"rckmpi", MPI_CHANNEL_RCKMPI}, {"rckmpi-original", MPI_CHANNEL_RCKMPI_ORIGINAL}, {NULL, 0}};
+static const struct launch_choice mpi_channels[] = {{"rckmpi", MPI_CHANNEL_RCKMPI},
+                                                    {"rckmpi-original", MPI_CHANNEL_RCKMPI_ORIGINAL},
+                                                    {"sccmpich", MPI_CHANNEL_SCCMPICH},
+                                                    {"sccmpich-normal", MPI_CHANNEL_SCCMPICH_NORMAL},
+                                                    {NULL, 0}};
 static const struct launch_choice zero_one[] = {{"0", 0}, {"1", 1}, {NULL, 0}};
 
 /* --compute-slowdown overrides a chip file key and has its range (docs/chips.md). */
@@ -127,6 +130,16 @@ const struct launch_option launch_option_rows[] = {
      .help = "with --mpi: the SCC channel protocol over the MPB (default rckmpi), one of",
      FIELD(job.set.mpi_channel),
      .json = "mpi_channel"},
+    {.names = {"--mpi-spawn-ues"},
+     .group = LAUNCH_GROUP_JOB,
+     .kind = LAUNCH_ARG_INT,
+     .arg = "K",
+     .lo = 0,
+     .hi = HW_MAX_UES - 1,
+     .unit = "UEs",
+     .def = "0",
+     .help = "with --mpi: K spare UEs on the lowest free cores, for the ranks MPI_Comm_spawn starts",
+     FIELD(mpi_spawn_ues)},
     {.names = {"-h", "--help"}, .group = LAUNCH_GROUP_JOB, .kind = LAUNCH_ARG_HELP, .help = "this text"},
     {.names = {"--trace"},
      .group = LAUNCH_GROUP_OUTPUT,

@@ -184,6 +184,27 @@ static int place_ues(struct launch_options *o) {
   return 0;
 }
 
+/* --mpi-spawn-ues K: the job gets K spare UEs after the world's N, on the
+ * chip's lowest cores the world does not use; MPI_Comm_spawn's ranks claim
+ * them (rank/openscc_rank.c, docs/mpi.md "Dynamic processes"). */
+static int add_spare_ues(struct launch_options *o) {
+  o->mpi_world = o->job.nue;
+  if (o->mpi_spawn_ues == 0) return 0;
+  if (o->mpi == LAUNCH_MPI_NONE)
+    return launch_fail("--mpi-spawn-ues applies to MPI jobs only: give --mpi openmpi or --mpi mpich too");
+  int chip_cores = chip_num_cores(&o->job.chip), total = o->job.nue + o->mpi_spawn_ues;
+  if (total > chip_cores)
+    return launch_fail("%d UEs and %d spare UEs (--mpi-spawn-ues) do not fit chip '%s' with %d cores", o->job.nue,
+                       o->mpi_spawn_ues, o->job.chip.name, chip_cores);
+  static unsigned char used[HW_MAX_UES];
+  memset(used, 0, sizeof used);
+  for (int u = 0; u < o->job.nue; u++) used[o->job.ue_core[u]] = 1;
+  for (int core = 0, u = o->job.nue; u < total; core++)
+    if (!used[core]) o->job.ue_core[u++] = core;
+  o->job.nue = total;
+  return 0;
+}
+
 /* -clock, else the chip's default divider. */
 static int set_clock(struct launch_options *o) {
   o->job.set.initial_divider = o->job.chip.default_divider;
@@ -218,6 +239,6 @@ int launch_parse(int argc, char **argv, struct launch_options *o) {
   if (launch_option_environment(o) || check_mpi_channel(o)) return -1;
   if (o->job.nue == 0) return launch_fail("missing -nue N");
   if (prog >= argc) return launch_fail("missing the program to run");
-  if (load_chip(o) || place_ues(o) || set_clock(o)) return -1;
+  if (load_chip(o) || place_ues(o) || add_spare_ues(o) || set_clock(o)) return -1;
   return find_program(argv, prog, o);
 }

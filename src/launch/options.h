@@ -22,6 +22,8 @@ struct launch_options {
   long wait_spin, wait_yield; /* OPENSCC_SPIN / OPENSCC_YIELD, -1 when unset (adaptive waiting) */
   int asym_fence;             /* OPENSCC_ASYM_FENCE */
   int mpi;                    /* enum launch_mpi (--mpi) */
+  int mpi_spawn_ues;          /* --mpi-spawn-ues: spare UEs after the world's, in job.nue */
+  int mpi_world;              /* MPI jobs: the ranks the launcher starts (-nue) */
   const char *app;            /* resolved path of the program */
   char **app_argv;            /* argv for the UEs, app_argv[0] = program */
   char app_path[4096];

@@ -5,11 +5,16 @@
 #include <string.h>
 #include <sys/wait.h>
 
+#include "launch_shared.h"
+
 /* MPI jobs carry their channel (hw/settings.h); rank i is UE i. */
 static int mpi_job(const struct hw_job *job) { return job->hdr->set.mpi_channel != HW_MPI_CHANNEL_NONE; }
 
 void report_ue_name(char *buf, size_t len, const struct hw_job *job, int u) {
-  if (mpi_job(job)) snprintf(buf, len, "rank %d (UE %d on core %d)", u, u, hw_ue(job, u)->core);
+  const struct launch_ue_shared *rec = mpi_job(job) ? launch_ue_shared_of(job, u) : NULL;
+  if (rec && __atomic_load_n(&rec->wrapper_pid, __ATOMIC_ACQUIRE) && rec->spawned)
+    snprintf(buf, len, "spawned rank %d (UE %d on core %d)", rec->spawned_rank, u, hw_ue(job, u)->core);
+  else if (rec) snprintf(buf, len, "rank %d (UE %d on core %d)", u, u, hw_ue(job, u)->core);
   else snprintf(buf, len, "UE %d (core %d)", u, hw_ue(job, u)->core);
 }
 
@@ -44,6 +49,10 @@ static void describe_wait(FILE *f, const struct hw_job *job, const struct hw_wai
 }
 
 void report_ue_line(FILE *f, const struct hw_job *job, int u, const struct ue_exit *ex) {
+  if (ex[u].spare) {
+    fprintf(f, "  spare UE %d (core %d): no spawned rank on it (rccerun --mpi-spawn-ues)\n", u, hw_ue(job, u)->core);
+    return;
+  }
   char name[64];
   report_ue_name(name, sizeof name, job, u);
   struct hw_ue *ue = hw_ue(job, u);

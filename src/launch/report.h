@@ -9,13 +9,15 @@
 struct ue_exit {
   int exited; /* process reaped */
   int status; /* waitpid status */
+  int spare;  /* MPI jobs: a spare UE no spawned rank has claimed (yet) */
 };
 
 /* One line describing UE u: its state, or what it is blocked in. */
 void report_ue_line(FILE *f, const struct hw_job *job, int u, const struct ue_exit *ex);
 /* Every UE, one line each, prefixed by a headline. */
 void report_all(FILE *f, const struct hw_job *job, const struct ue_exit *ex, const char *headline);
-/* "UE 3 (core 6)", in an MPI job (rccerun --mpi) "rank 3 (UE 3 on core 6)" */
+/* "UE 3 (core 6)", in an MPI job (rccerun --mpi) "rank 3 (UE 3 on core 6)",
+ * a rank of a spawned group "spawned rank 0 (UE 5 on core 5)" */
 void report_ue_name(char *buf, size_t len, const struct hw_job *job, int u);
 /* What a UE calls to leave the job: "RCCE_finalize", or in an MPI job
  * "MPI_Finalize" (where an RCCE program calls RCCE_finalize). */

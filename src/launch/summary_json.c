@@ -114,10 +114,11 @@ static void write_mpi_statistics(FILE *f, const struct mpi_ue_shared *m) {
   fprintf(f,
           ", \"mpi\": {\"packets_sent\": %llu, \"bytes_sent\": %llu, \"packets_recv\": %llu, \"bytes_recv\": %llu, "
           "\"rounds_sent\": %llu, \"rounds_recv\": %llu, \"gews_rounds\": %llu, \"gews_chunks\": %llu, "
-          "\"ews_busy\": %llu}",
+          "\"ews_busy\": %llu, \"rma_requests\": %llu, \"rma_served\": %llu}",
           (unsigned long long)m->packets_sent, (unsigned long long)m->bytes_sent, (unsigned long long)m->packets_recv,
           (unsigned long long)m->bytes_recv, (unsigned long long)m->rounds_sent, (unsigned long long)m->rounds_recv,
-          (unsigned long long)m->gews_rounds, (unsigned long long)m->gews_chunks, (unsigned long long)m->ews_busy);
+          (unsigned long long)m->gews_rounds, (unsigned long long)m->gews_chunks, (unsigned long long)m->ews_busy,
+          (unsigned long long)m->rma_requests, (unsigned long long)m->rma_served);
 }
 
 static void write_ue(FILE *f, const struct hw_job *job, uint32_t u) {

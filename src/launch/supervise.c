@@ -356,8 +356,21 @@ static int spawn_launcher(struct job_run *r, const sigset_t *orig) {
   }
   setpgid(pid, pid); /* also from the parent: no race with the first signal */
   r->pgid = r->launcher = pid;
-  r->nalive = r->o->job.nue; /* ranks without a recorded exit */
+  r->nalive = r->o->mpi_world; /* ranks without a recorded exit */
+  /* The spare UEs of --mpi-spawn-ues count once a spawned rank claims one. */
+  for (int u = r->o->mpi_world; u < r->o->job.nue; u++) r->ex[u].spare = r->ex[u].exited = 1;
   return 0;
+}
+
+/* Spare UEs that a spawned rank's wrapper has claimed since the last call
+ * (rank/openscc_rank.c) join the job's live UEs: supervised from now on as
+ * the world's ranks are. */
+static void adopt_spawned_ranks(struct job_run *r) {
+  for (int u = r->o->mpi_world; u < r->o->job.nue; u++)
+    if (r->ex[u].spare && __atomic_load_n(&launch_ue_shared_of(&r->job, u)->wrapper_pid, __ATOMIC_ACQUIRE)) {
+      r->ex[u].spare = r->ex[u].exited = 0;
+      r->nalive++;
+    }
 }
 
 /* Intel's own examples often return without RCCE_finalize: harmless when
@@ -389,6 +402,7 @@ static int is_interrupt(int sig) { return sig == SIGINT || sig == SIGTERM || sig
  * not the ranks the MPI launcher stopped after it); judged as reap_exited. */
 static int collect_rank_exits(struct job_run *r, int judge) {
   int rc = 0;
+  adopt_spawned_ranks(r);
   for (;;) {
     int first = -1;
     uint64_t first_ns = 0;
@@ -439,7 +453,7 @@ static int on_launcher_exit(struct job_run *r) {
     fprintf(stderr, "rccerun: %s exited with status %d\n", r->cmd->name, WEXITSTATUS(st));
     return RCCERUN_UE_FAILED;
   }
-  for (int u = 0; u < r->o->job.nue; u++)
+  for (int u = 0; u < r->o->mpi_world; u++)
     if (!r->ex[u].exited) {
       fprintf(stderr, "rccerun: %s exited, but rank %d never ran under openscc-rank\n", r->cmd->name, u);
       return RCCERUN_UE_FAILED;

@@ -42,8 +42,6 @@ unsigned char *chan_gews_chunk(int ue, uint32_t i) {
   return hw_mpb(chan.job, core_of(ue)) + chan.g.gews_off + (size_t)i * chan.g.chunk_bytes;
 }
 
-static uint64_t min_u64(uint64_t a, uint64_t b) { return a < b ? a : b; }
-
 static void fatal(const char *what) {
   fprintf(stderr, "openscc mpi channel: UE %d: %s\n", chan.me, what);
   abort();
@@ -55,11 +53,13 @@ static uint16_t meta_checksum(uint32_t round, uint64_t packet, uint32_t mask, ui
   const uint64_t fields[3] = {round | (uint64_t)seq << 32, packet, mask};
   const unsigned char *b = (const unsigned char *)fields;
   uint32_t s1 = 0, s2 = 0;
+  /* The sums of 24 bytes stay far below 2^32: one reduction at the end
+   * gives what reducing at every step gives (once per round on each side). */
   for (size_t i = 0; i < sizeof fields; i++) {
-    s1 = (s1 + b[i]) % 255;
-    s2 = (s2 + s1) % 255;
+    s1 += b[i];
+    s2 += s1;
   }
-  return (uint16_t)(s2 << 8 | s1);
+  return (uint16_t)(s2 % 255 << 8 | s1 % 255);
 }
 
 /* --- sender --------------------------------------------------------------- */
@@ -123,32 +123,40 @@ static uint64_t stream_out_chunks(struct mpi_out_packet *p, uint32_t mask, uint6
   return written;
 }
 
+static void copy_consumed(int dest, const unsigned char *status);
+
 /* Whether dest consumed my last round (its EWS is free for the next one):
  * the sender polls the receive sequence in the receiver's MPB; seeing it
  * frees the round's gEWS chunks. */
 static int round_consumed(int dest) {
   struct chan_tx *t = &chan.tx[dest];
   if (!t->in_flight) return 1;
-  struct chan_meta *m = chan_meta_of(chan_ews(dest, chan.me));
+  struct chan_meta *m = chan_meta_of(t->ews);
   uint8_t r = __atomic_load_n(&m->recv_seq, __ATOMIC_ACQUIRE);
   if (r != t->seq) return 0;
   if (timing_enabled) timing_flag_seen(&m->recv_seq, RECV_SEQ_SLOT, r);
   chan.gews_free |= t->gews_held;
   t->gews_held = 0;
   t->in_flight = 0;
+  chan.rounds_in_flight--;
   t->busy_noted = 0;
+  if (t->copy) copy_consumed(dest, (const unsigned char *)m + chan.g.meta_bytes);
   return 1;
 }
 
 /* p's last byte is in the MPB: out of dest's queue, onto the done list. */
 static void packet_sent(int dest, struct mpi_out_packet *p) {
   struct chan_tx *t = &chan.tx[dest];
-  uint64_t bytes = MPI_PACKET_HEADER + p->payload_bytes;
   t->head = p->next;
   if (!t->head) {
     t->tail = NULL;
     chan.active_dests--;
   }
+  chan_packet_left(dest, p);
+}
+
+void chan_packet_left(int dest, struct mpi_out_packet *p) {
+  uint64_t bytes = MPI_PACKET_HEADER + p->payload_bytes;
   chan.stats->packets_sent++;
   chan.stats->bytes_sent += bytes;
   timing_record_message(1, dest, bytes);
@@ -173,23 +181,59 @@ static void publish_round(int dest, unsigned char *ews, uint32_t round, uint64_t
   hw_ring(chan.job, dest);
   t->seq = seq;
   t->in_flight = 1;
+  chan.rounds_in_flight++;
   t->gews_held = mask;
+}
+
+/* The receiver consumed the single-copy rendezvous of the packet at the
+ * head of dest's queue, and left the outcome in the EWS payload: the
+ * payload is in its target (the packet is done), or it was refused (the
+ * rounds carry it, from its first byte). */
+static void copy_consumed(int dest, const unsigned char *status) {
+  struct chan_tx *t = &chan.tx[dest];
+  struct mpi_out_packet *p = t->head;
+  t->copy = 0;
+  if (*status == CHAN_COPY_DONE) {
+    p->sent = MPI_PACKET_HEADER + p->payload_bytes;
+    packet_sent(dest, p);
+  } else {
+    chan.copy_ok = 0;
+  }
+}
+
+/* The rendezvous of a single copy (channel_copy.c): the header and the
+ * payload's descriptor in the EWS; done() waits for the receiver's copy. */
+static void send_rendezvous(int dest, struct mpi_out_packet *p) {
+  unsigned char *ews = chan.tx[dest].ews;
+  memcpy(ews + chan.g.meta_bytes, p->header, MPI_PACKET_HEADER);
+  chan_copy_describe(p, ews + chan.g.meta_bytes + MPI_PACKET_HEADER);
+  p->sent = MPI_PACKET_HEADER;
+  publish_round(dest, ews, CHAN_ROUND_COPY | (MPI_PACKET_HEADER + CHAN_COPY_DESC_BYTES),
+                MPI_PACKET_HEADER + p->payload_bytes, 0);
+  chan.tx[dest].copy = 1;
+  chan.stats->rounds_sent++;
 }
 
 /* One round of the packet at the head of dest's queue, if its EWS is free. */
 static int send_round(int dest) {
   struct chan_tx *t = &chan.tx[dest];
-  struct mpi_out_packet *p = t->head;
-  if (!p) return 0;
+  if (!t->head) return 0;
+  int copied = t->copy;
   if (!round_consumed(dest)) {
-    if (!t->busy_noted) chan.stats->ews_busy++;
+    if (!t->busy_noted && !copied) chan.stats->ews_busy++; /* a single copy waits for its copy, not for the EWS */
     t->busy_noted = 1;
     return 0;
+  }
+  struct mpi_out_packet *p = t->head; /* the next one, when a single copy just finished */
+  if (!p) return copied;
+  if (p->sent == 0 && chan_copy_wanted(p)) {
+    send_rendezvous(dest, p);
+    return 1;
   }
   uint64_t packet = MPI_PACKET_HEADER + p->payload_bytes, left = packet - p->sent;
   uint64_t in_ews = min_u64(left, chan.g.ews_payload);
   uint32_t mask = take_chunks(left - in_ews);
-  unsigned char *ews = chan_ews(dest, chan.me);
+  unsigned char *ews = t->ews;
   stream_out(p, ews + chan.g.meta_bytes, in_ews);
   uint64_t round = in_ews + stream_out_chunks(p, mask, left - in_ews);
   publish_round(dest, ews, (uint32_t)round, packet, mask);
@@ -204,6 +248,7 @@ static int send_round(int dest) {
 
 static int send_rounds(void) {
   int moved = 0;
+  if (chan.active_dests == 0 && chan.rounds_in_flight == 0) return 0; /* nothing to send or to free */
   for (int d = 0; d < chan.nue; d++) {
     if (chan.tx[d].head) moved += send_round(d);
     else round_consumed(d); /* frees the chunks of a finished packet's last round */
@@ -211,9 +256,7 @@ static int send_rounds(void) {
   return moved;
 }
 
-/* Call done() of the packets whose last byte went out (never from inside
- * mpi_channel_post: the provider may still be setting the packet up). */
-static int finish_sent(void) {
+int chan_finish_sent(void) {
   int n = 0;
   while (chan.done_head) {
     struct mpi_out_packet *p = chan.done_head;
@@ -229,25 +272,8 @@ static int finish_sent(void) {
 /* --- receiver ------------------------------------------------------------- */
 
 static int round_there(int src) {
-  struct chan_meta *m = chan_meta_of(chan_ews(chan.me, src));
+  struct chan_meta *m = chan_meta_of(chan.rx[src].ews);
   return __atomic_load_n(&m->send_seq, __ATOMIC_ACQUIRE) != chan.rx[src].seq;
-}
-
-/* The next bytes of the payload into the target; returns how many were
- * taken (beyond the target's end every byte is read and discarded). */
-static uint64_t into_target(struct chan_rx *r, const unsigned char *from, uint64_t n) {
-  /* >=: the provider may shrink the target's lengths while the packet lands
-   * (its endpoint closed: the rest is discarded, channel.h). */
-  while (r->iov_index < r->t.iov_count && r->iov_offset >= r->t.iov[r->iov_index].iov_len) {
-    r->iov_index++;
-    r->iov_offset = 0;
-  }
-  if (r->iov_index == r->t.iov_count) return n;
-  const struct iovec *v = &r->t.iov[r->iov_index];
-  uint64_t k = min_u64(n, v->iov_len - r->iov_offset);
-  memcpy((unsigned char *)v->iov_base + r->iov_offset, from, k);
-  r->iov_offset += k;
-  return k;
 }
 
 /* The header is complete: the provider chooses the payload's target. */
@@ -269,7 +295,7 @@ static void stream_in(int src, const unsigned char *from, uint64_t n) {
       r->got += k;
       if (r->got == MPI_PACKET_HEADER) header_arrived(src, r);
     } else {
-      k = into_target(r, from, n);
+      k = chan_into_target(&r->t, &r->iov_index, &r->iov_offset, from, n);
       r->got += k;
     }
     from += k;
@@ -282,12 +308,16 @@ static void stream_in(int src, const unsigned char *from, uint64_t n) {
 static void check_meta(int src, const struct chan_meta *m, uint8_t seq, uint32_t round, uint64_t packet,
                        uint32_t mask) {
   const struct chan_rx *r = &chan.rx[src];
+  /* A single-copy rendezvous: the header and the descriptor, at a packet's start. */
+  int copy = (round & CHAN_ROUND_COPY) != 0;
+  uint32_t bytes = round & ~CHAN_ROUND_COPY;
   uint32_t all = chan.g.gews_chunks ? (uint32_t)(0xffffffffull << (32 - chan.g.gews_chunks)) : 0;
   uint64_t room = chan.g.ews_payload + (uint64_t)__builtin_popcount(mask) * chan.g.chunk_bytes;
   uint64_t expected = r->packet_bytes ? r->packet_bytes : packet;
   char what[200];
-  if (m->checksum != meta_checksum(round, packet, mask, seq) || (mask & ~all) || round == 0 || round > room ||
-      packet < MPI_PACKET_HEADER || packet != expected || round > packet - r->got) {
+  if (m->checksum != meta_checksum(round, packet, mask, seq) || (mask & ~all) || bytes == 0 || bytes > room ||
+      packet < MPI_PACKET_HEADER || packet != expected ||
+      (copy ? r->got != 0 || mask || bytes != MPI_PACKET_HEADER + CHAN_COPY_DESC_BYTES : bytes > packet - r->got)) {
     snprintf(what, sizeof what,
              "corrupt EWS metadata from UE %d (round %u bytes, packet %llu bytes, gEWS mask 0x%08x, checksum 0x%04x)",
              src, round, (unsigned long long)packet, mask, m->checksum);
@@ -295,20 +325,35 @@ static void check_meta(int src, const struct chan_meta *m, uint8_t seq, uint32_t
   }
 }
 
-static void packet_received(int src) {
-  struct chan_rx *r = &chan.rx[src];
-  uint64_t bytes = r->packet_bytes;
+void chan_packet_complete(int src, uint64_t bytes, struct mpi_in_target *t) {
   chan.stats->packets_recv++;
   chan.stats->bytes_recv += bytes;
   timing_record_message(0, src, bytes);
+  chan.sink.complete(chan.sink.arg, src, t);
+}
+
+static void packet_received(int src) {
+  struct chan_rx *r = &chan.rx[src];
+  uint64_t bytes = r->packet_bytes;
   r->packet_bytes = r->got = 0;
-  chan.sink.complete(chan.sink.arg, src, &r->t);
+  chan_packet_complete(src, bytes, &r->t);
+}
+
+/* A single-copy rendezvous from src (channel_copy.c): the header, then the
+ * payload straight from the sender's buffers; the outcome goes into the
+ * EWS payload (read by the sender once it sees the round consumed). */
+static void receive_rendezvous(int src, unsigned char *payload) {
+  struct chan_rx *r = &chan.rx[src];
+  stream_in(src, payload, MPI_PACKET_HEADER);
+  uint8_t status = chan_copy_pull(src, payload + MPI_PACKET_HEADER, r);
+  if (status == CHAN_COPY_DONE) r->got = r->packet_bytes;
+  payload[0] = status;
 }
 
 /* Consume the round waiting in src's EWS. */
 static void receive_round(int src) {
   struct chan_rx *r = &chan.rx[src];
-  unsigned char *ews = chan_ews(chan.me, src);
+  unsigned char *ews = r->ews;
   struct chan_meta *m = chan_meta_of(ews);
   uint8_t seq = __atomic_load_n(&m->send_seq, __ATOMIC_ACQUIRE);
   if (timing_enabled) timing_flag_seen(&m->send_seq, SEND_SEQ_SLOT, seq);
@@ -316,13 +361,17 @@ static void receive_round(int src) {
   uint64_t packet = m->packet_lo | (uint64_t)m->packet_hi << 32;
   check_meta(src, m, seq, round, packet, mask);
   r->packet_bytes = packet;
-  uint64_t in_ews = min_u64(round, chan.g.ews_payload), rest = round - in_ews;
-  stream_in(src, ews + chan.g.meta_bytes, in_ews);
-  for (uint32_t i = 0; i < chan.g.gews_chunks && rest > 0; i++) {
-    if (!(mask & chan_chunk_bit(i))) continue;
-    uint64_t k = min_u64(rest, chan.g.chunk_bytes);
-    stream_in(src, chan_gews_chunk(src, i), k); /* remote read from the sender's MPB */
-    rest -= k;
+  if (round & CHAN_ROUND_COPY) {
+    receive_rendezvous(src, ews + chan.g.meta_bytes);
+  } else {
+    uint64_t in_ews = min_u64(round, chan.g.ews_payload), rest = round - in_ews;
+    stream_in(src, ews + chan.g.meta_bytes, in_ews);
+    for (uint32_t i = 0; i < chan.g.gews_chunks && rest > 0; i++) {
+      if (!(mask & chan_chunk_bit(i))) continue;
+      uint64_t k = min_u64(rest, chan.g.chunk_bytes);
+      stream_in(src, chan_gews_chunk(src, i), k); /* remote read from the sender's MPB */
+      rest -= k;
+    }
   }
   /* The EWS and the chunks are free again: my receive sequence, then the sender's doorbell. */
   if (timing_enabled) timing_flag_write(&m->recv_seq, RECV_SEQ_SLOT, seq);
@@ -333,34 +382,21 @@ static void receive_round(int src) {
   if (r->got == r->packet_bytes) packet_received(src);
 }
 
-/* One pass over my EWSs, starting one sender further each time (the
- * paper's round-robin polling of the metadata). */
-static int receive_rounds(void) {
-  int moved = 0;
-  for (int k = 0; k < chan.nue; k++) {
-    int src = (chan.next_poll + k) % chan.nue;
-    if (!round_there(src)) continue;
-    receive_round(src);
-    moved++;
-  }
-  chan.next_poll = (chan.next_poll + 1) % chan.nue;
-  return moved;
-}
-
 /* --- wait conditions (mpi_channel_idle) ------------------------------------ */
 
 int chan_round_waiting(void) {
+  if (chan_sccm_is_open()) return chan_sccm_round_waiting();
   for (int src = 0; src < chan.nue; src++)
     if (round_there(src)) return 1;
   return 0;
 }
 
 int chan_can_send(void) {
+  if (chan_sccm_is_open()) return chan_sccm_can_send();
   if (chan.done_head) return 1;
   for (int d = 0; d < chan.nue; d++) {
     const struct chan_tx *t = &chan.tx[d];
-    if (t->head &&
-        (!t->in_flight || __atomic_load_n(&chan_meta_of(chan_ews(d, chan.me))->recv_seq, __ATOMIC_ACQUIRE) == t->seq))
+    if (t->head && (!t->in_flight || __atomic_load_n(&chan_meta_of(t->ews)->recv_seq, __ATOMIC_ACQUIRE) == t->seq))
       return 1;
   }
   return 0;
@@ -373,10 +409,13 @@ int chan_can_send(void) {
  * in the receivers' EWSs and my receive sequences in my own. */
 static void resume_sequences(void) {
   for (int u = 0; u < chan.nue; u++) {
-    const struct chan_meta *out = chan_meta_of(chan_ews(u, chan.me)), *in = chan_meta_of(chan_ews(chan.me, u));
     struct chan_tx *t = &chan.tx[u];
+    t->ews = chan_ews(u, chan.me); /* the EWSs stay where they are: found once */
+    chan.rx[u].ews = chan_ews(chan.me, u);
+    const struct chan_meta *out = chan_meta_of(t->ews), *in = chan_meta_of(chan.rx[u].ews);
     t->seq = __atomic_load_n(&out->send_seq, __ATOMIC_ACQUIRE);
     t->in_flight = __atomic_load_n(&out->recv_seq, __ATOMIC_ACQUIRE) != t->seq;
+    chan.rounds_in_flight += t->in_flight;
     t->gews_held = t->in_flight && chan.g.gews_chunks ? out->gews_mask : 0;
     chan.gews_free &= ~t->gews_held;
     chan.rx[u].seq = __atomic_load_n(&in->recv_seq, __ATOMIC_ACQUIRE);
@@ -385,6 +424,7 @@ static void resume_sequences(void) {
 
 int mpi_channel_open(struct hw_job *job, int ue, enum mpi_channel_kind kind, const struct mpi_channel_sink *sink,
                      char *err, size_t errlen) {
+  if (chan_sccm_kind(kind)) return chan_sccm_open(job, ue, kind, sink, err, errlen);
   int nue = (int)job->hdr->nue;
   if (chan.open) return snprintf(err, errlen, "the MPI channel of UE %d is already open", chan.me), -1;
   if (ue < 0 || ue >= nue) return snprintf(err, errlen, "UE %d is not a UE of this job (%d UEs)", ue, nue), -1;
@@ -404,10 +444,15 @@ int mpi_channel_open(struct hw_job *job, int ue, enum mpi_channel_kind kind, con
   c.open = 1;
   chan = c;
   resume_sequences();
+  chan_copy_open();
   return 0;
 }
 
 void mpi_channel_close(void) {
+  if (chan_sccm_is_open()) {
+    chan_sccm_close();
+    return;
+  }
   free(chan.tx);
   free(chan.rx);
   memset(&chan, 0, sizeof chan);
@@ -430,6 +475,10 @@ static void check_packet(const struct mpi_out_packet *p) {
 }
 
 void mpi_channel_post(struct mpi_out_packet *p) {
+  if (chan_sccm_is_open()) {
+    chan_sccm_post(p);
+    return;
+  }
   if (!chan.open) fatal("packet posted to a channel that is not open");
   check_packet(p);
   struct chan_tx *t = &chan.tx[p->dest];
@@ -451,15 +500,21 @@ void mpi_channel_post(struct mpi_out_packet *p) {
 }
 
 int mpi_channel_progress(void) {
+  if (chan_sccm_is_open()) return chan_sccm_progress();
   if (!chan.open || chan.in_engine) return 0;
   chan.in_engine = 1;
-  int moved = finish_sent();
-  moved += receive_rounds();
+  int moved = chan_finish_sent();
+  moved += chan_poll_senders(round_there, receive_round);
   moved += send_rounds();
-  moved += finish_sent();
+  moved += chan_finish_sent();
   chan.in_engine = 0;
   if (moved) hw_poll_fruitful();
   return moved;
 }
 
 uint64_t mpi_channel_pending(void) { return chan.pending; }
+
+int mpi_channel_copying(const struct mpi_out_packet *p) {
+  if (chan_sccm_is_open()) return 0; /* sccmpich moves every payload through the MPB */
+  return chan.open && p->dest >= 0 && p->dest < chan.nue && chan.tx[p->dest].copy && chan.tx[p->dest].head == p;
+}

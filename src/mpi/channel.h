@@ -9,7 +9,9 @@
  *    metadata, plus the extended protocol's 4 KB general-purpose EWS (gEWS)
  *    at the sender, 32 chunks of 128 B named by a 32-bit mask;
  *  - rckmpi-original: RCKMPI's first SCCMPB channel: the receiver's MPB split
- *    evenly among all senders (160-byte sections at 48 UEs), 12 B of metadata.
+ *    evenly among all senders (160-byte sections at 48 UEs), 12 B of metadata;
+ *  - sccmpich: [SCC-2BOARD] sec. V: SCC-MPICH's short protocol in tagged
+ *    probe flags, eager and rendezvous (channel_sccmpich*.c).
  * Every MPB access goes through hw (the segment, doorbells) and timing (model
  * mode charges, monitoring records).  The channel does not bracket itself
  * with timing_enter/timing_leave: the provider's public entry points do, and
@@ -31,6 +33,8 @@
 enum mpi_channel_kind {
   MPI_CHANNEL_RCKMPI = 0,          /* base + extended protocol (the default) */
   MPI_CHANNEL_RCKMPI_ORIGINAL = 1, /* evenly split MPB */
+  MPI_CHANNEL_SCCMPICH = 2,        /* SCC-MPICH: short (tagged flags), eager, rendezvous */
+  MPI_CHANNEL_SCCMPICH_NORMAL = 3, /* the same with normal flags: no payload in the flags */
 };
 
 /* The provider's packet header travels in front of every payload: 32 bytes,
@@ -108,5 +112,9 @@ struct mpi_idle_lock {
 void mpi_channel_idle_unlocked(const struct mpi_idle_lock *lock, int show_blocked);
 /* Packets queued and not yet done. */
 uint64_t mpi_channel_pending(void);
+/* Whether p's receiver may be copying its payload straight from p's buffers
+ * right now (native single copy, docs/mpi-channel.md): until done(), p's
+ * iov and buffers must then stay as they are. */
+int mpi_channel_copying(const struct mpi_out_packet *p);
 
 #endif

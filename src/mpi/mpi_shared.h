@@ -15,7 +15,7 @@
 /* Raise the version whenever struct mpi_ue_shared changes (the layout hash
  * then tells programs built against the old one to rebuild). */
 #define MPI_UE_REGION "mpi.ue"
-#define MPI_UE_VERSION 1
+#define MPI_UE_VERSION 2
 
 struct mpi_ue_shared {
   /* Packets (the provider's header + payload) and their bytes, header included. */
@@ -28,6 +28,10 @@ struct mpi_ue_shared {
   uint64_t gews_rounds; /* rounds sent that carried part of their payload in the gEWS */
   uint64_t gews_chunks; /* 128-byte gEWS chunks those rounds used */
   uint64_t ews_busy;    /* rounds ready to go that found the receiver's EWS still busy */
+  /* One-sided packets (provider, prov_rma*.c): requests this UE sent (a
+   * write, read or atomic each), and requests it applied as the target. */
+  uint64_t rma_requests;
+  uint64_t rma_served;
 };
 
 /* UE ue's block; the blocks form an array (line-sized), so UE 0's indexes all. */

@@ -32,6 +32,7 @@ static struct prov_unexp *buffer_unexpected(struct prov_ep *ep, const struct pro
 
 static void arrived(void *arg, int src, const unsigned char header[MPI_PACKET_HEADER], uint64_t payload_bytes,
                     struct mpi_in_target *t) {
+  if (prov_rma_arrived(src, header, payload_bytes, t)) return; /* one-sided: prov_rma_target.c */
   struct arrival *a = calloc(1, sizeof *a);
   if (!a) prov_out_of_memory("for an arriving packet from UE %d", src);
   t->iov = NULL;
@@ -73,6 +74,7 @@ static void unexpected_complete(struct prov_ep *ep, struct prov_unexp *u) {
 }
 
 static void complete(void *arg, int src, struct mpi_in_target *t) {
+  if (prov_rma_complete(src, t)) return;
   struct arrival *a = t->cookie;
   struct prov_ep *ep = prov_ep_find(a->ep_index, a->ep_serial);
   if (ep) prov_list_remove(&ep->arrivals, a);

@@ -25,9 +25,12 @@ static int bind_cq(struct prov_ep *ep, struct prov_cq *cq, uint64_t flags) {
 }
 
 static int bind_cntr(struct prov_ep *ep, struct prov_cntr *c, uint64_t flags) {
-  /* Remote and RMA events never happen without FI_RMA: accepted, never counted. */
+  /* Remote events (FI_REMOTE_READ, FI_REMOTE_WRITE) need FI_RMA_EVENT, which
+   * the provider does not offer: accepted, never counted (docs/mpi-provider.md). */
   if (flags & FI_SEND) ep->send_cntr = c;
   if (flags & FI_RECV) ep->recv_cntr = c;
+  if (flags & FI_WRITE) ep->write_cntr = c;
+  if (flags & FI_READ) ep->read_cntr = c;
   return 0;
 }
 
@@ -74,8 +77,10 @@ static int ep_close(struct fid *f) {
   struct prov_ep *ep = EP(f);
   prov_recv_cleanup(ep);
   prov_arrivals_abandon(ep);
+  prov_rma_abandon_replies(ep);
   prov_sends_detach(ep);
   prov_g.eps[ep->index] = NULL;
+  ep->domain->users--;
   free(ep);
   return 0;
 }
@@ -174,9 +179,25 @@ int prov_ep_open(struct fid_domain *d, struct fi_info *info, struct fid_ep **out
   ep->ep.cm = &ep_cm_ops;
   ep->ep.msg = &prov_msg_ops;
   ep->ep.tagged = &prov_tagged_ops;
+  ep->ep.rma = &prov_rma_ops;
+  ep->ep.atomic = &prov_atomic_ops;
+  ep->domain = (struct prov_domain *)d;
+  ep->domain->users++;
   prov_g.eps[index] = ep;
   *out = &ep->ep;
   return 0;
+}
+
+/* A completion into cq (if any; errors unless report < 0, fi_cq(3)
+ * selective completion) and counter c (if any). */
+static void complete_into(struct prov_cq *cq, struct prov_cntr *c, int report, const struct fi_cq_err_entry *e,
+                          fi_addr_t src) {
+  if (cq && report >= 0 && (report || e->err) && prov_cq_push(cq, e, src) != 0)
+    prov_out_of_memory("for a completion queue entry"); /* a lost completion would hang the library */
+  if (c) {
+    if (e->err) c->errors++;
+    else c->value++;
+  }
 }
 
 void prov_complete(struct prov_ep *ep, int tx, int report, const struct fi_cq_err_entry *e, fi_addr_t src) {
@@ -190,13 +211,11 @@ void prov_complete(struct prov_ep *ep, int tx, int report, const struct fi_cq_er
     hw_poll_fruitful();
     prov_wake_napper(); /* another thread may nap waiting for it */
   }
-  struct prov_cq *cq = tx ? ep->tx_cq : ep->rx_cq;
-  struct prov_cntr *c = tx ? ep->send_cntr : ep->recv_cntr;
-  /* Errors are always reported (fi_cq(3), selective completion). */
-  if (cq && (report || e->err) && prov_cq_push(cq, e, src) != 0)
-    prov_out_of_memory("for a completion queue entry"); /* a lost completion would hang the library */
-  if (c) {
-    if (e->err) c->errors++;
-    else c->value++;
-  }
+  complete_into(tx ? ep->tx_cq : ep->rx_cq, tx ? ep->send_cntr : ep->recv_cntr, report, e, src);
+}
+
+void prov_complete_rma(struct prov_ep *ep, int read, int report, const struct fi_cq_err_entry *e) {
+  hw_poll_fruitful(); /* as prov_complete: the library has work */
+  prov_wake_napper();
+  complete_into(ep->tx_cq, read ? ep->read_cntr : ep->write_cntr, report, e, FI_ADDR_NOTAVAIL);
 }

@@ -1,7 +1,6 @@
-/* Fabric, domain and memory registration.  The fabric stands for the job's
- * mesh, the domain for the UE's MPB; opening the fabric attaches the process
- * to its job (prov_job.c).  Registration hands out keys and pins nothing:
- * without FI_RMA no peer ever addresses a registered region. */
+/* Fabric and domain.  The fabric stands for the job's mesh, the domain for
+ * the UE's MPB; opening the fabric attaches the process to its job
+ * (prov_job.c).  Memory registration: prov_mr.c. */
 #include <stdlib.h>
 
 #include "prov_stubs.h"
@@ -17,42 +16,16 @@ static void *object_new(size_t bytes, size_t fclass, void *ctx, struct fi_ops *o
   return f;
 }
 
-static int object_close(struct fid *f) {
+/* ---- domain ---- */
+/* -FI_EBUSY while endpoints or registrations use it (fi_domain(3)). */
+static int domain_close(struct fid *f) {
+  PROV_LOCK_SCOPE();
+  if (((struct prov_domain *)f)->users) return -FI_EBUSY;
   free(f);
   return 0;
 }
 
-/* ---- memory registration ---- */
-static struct fi_ops mr_fid_ops = PROV_FID_OPS(object_close);
-
-static int mr_regattr(struct fid *f, const struct fi_mr_attr *attr, uint64_t flags, struct fid_mr **out) {
-  static uint64_t next_key = 1;
-  struct fid_mr *mr = object_new(sizeof *mr, FI_CLASS_MR, attr->context, &mr_fid_ops);
-  if (!mr) return -FI_ENOMEM;
-  mr->mem_desc = NULL;
-  mr->key = attr->requested_key ? attr->requested_key : next_key++;
-  *out = mr;
-  return 0;
-}
-
-static int mr_regv(struct fid *f, const struct iovec *iov, size_t count, uint64_t access, uint64_t offset, uint64_t key,
-                   uint64_t flags, struct fid_mr **out, void *ctx) {
-  struct fi_mr_attr attr = {
-      .mr_iov = iov, .iov_count = count, .access = access, .offset = offset, .requested_key = key, .context = ctx};
-  return mr_regattr(f, &attr, flags, out);
-}
-
-static int mr_reg(struct fid *f, const void *buf, size_t len, uint64_t access, uint64_t offset, uint64_t key,
-                  uint64_t flags, struct fid_mr **out, void *ctx) {
-  struct iovec iov = {(void *)buf, len};
-  return mr_regv(f, &iov, 1, access, offset, key, flags, out, ctx);
-}
-
-static struct fi_ops_mr domain_mr_ops = {
-    .size = sizeof(struct fi_ops_mr), .reg = mr_reg, .regv = mr_regv, .regattr = mr_regattr};
-
-/* ---- domain ---- */
-static struct fi_ops domain_fid_ops = PROV_FID_OPS(object_close);
+static struct fi_ops domain_fid_ops = PROV_FID_OPS(domain_close);
 static struct fi_ops_domain domain_ops = {.size = sizeof(struct fi_ops_domain),
                                           .av_open = prov_av_open,
                                           .cq_open = prov_cq_open,
@@ -62,16 +35,20 @@ static struct fi_ops_domain domain_ops = {.size = sizeof(struct fi_ops_domain),
                                           .poll_open = prov_no_poll_open,
                                           .stx_ctx = prov_no_stx_ctx,
                                           .srx_ctx = prov_no_srx_ctx,
-                                          .query_atomic = prov_no_query_atomic,
+                                          .query_atomic = prov_atomic_query,
                                           .query_collective = prov_no_query_collective};
 
 static int domain_open(struct fid_fabric *fab, struct fi_info *info, struct fid_domain **out, void *ctx) {
   PROV_LOCK_SCOPE();
-  struct fid_domain *d = object_new(sizeof *d, FI_CLASS_DOMAIN, ctx, &domain_fid_ops);
+  struct prov_domain *d = object_new(sizeof *d, FI_CLASS_DOMAIN, ctx, &domain_fid_ops);
   if (!d) return -FI_ENOMEM;
-  d->ops = &domain_ops;
-  d->mr = &domain_mr_ops;
-  *out = d;
+  d->domain.ops = &domain_ops;
+  d->domain.mr = &prov_mr_ops;
+  /* The registration mode fi_getinfo returned (prov_info.c): remote
+   * addresses are virtual addresses or offsets, keys the provider's or the
+   * caller's. */
+  d->mr_mode = info && info->domain_attr ? info->domain_attr->mr_mode & (FI_MR_VIRT_ADDR | FI_MR_PROV_KEY) : 0;
+  *out = &d->domain;
   return 0;
 }
 

@@ -7,16 +7,23 @@
 
 #include "provider.h"
 
-/* FI_MSG, FI_TAGGED with directed receives (primary capabilities: returned
- * as the hints ask for them); multi-receive buffers, FI_SOURCE (completions
- * name the sender), local and remote peers (secondary: always returned,
- * fi_getinfo(3)).  No FI_RMA or FI_ATOMIC yet (Open MPI runs osc pt2pt,
- * MPICH falls back to active messages). */
-#define PROV_PRIMARY_CAPS (FI_MSG | FI_TAGGED | FI_DIRECTED_RECV | FI_SEND | FI_RECV)
+/* FI_MSG, FI_TAGGED with directed receives, FI_RMA and FI_ATOMIC
+ * (one-sided operations as active messages, prov_rma*.c) (primary
+ * capabilities: returned as the hints ask for them); multi-receive buffers,
+ * FI_SOURCE (completions name the sender), local and remote peers
+ * (secondary: always returned, fi_getinfo(3)).  No FI_RMA_EVENT (remote
+ * completions and counters of one-sided operations). */
+#define PROV_RMA_CAPS (FI_RMA | FI_ATOMIC | FI_READ | FI_WRITE | FI_REMOTE_READ | FI_REMOTE_WRITE)
+#define PROV_PRIMARY_CAPS (FI_MSG | FI_TAGGED | FI_DIRECTED_RECV | FI_SEND | FI_RECV | PROV_RMA_CAPS)
 #define PROV_SECONDARY_CAPS (FI_MULTI_RECV | FI_SOURCE | FI_LOCAL_COMM | FI_REMOTE_COMM)
 #define PROV_CAPS (PROV_PRIMARY_CAPS | PROV_SECONDARY_CAPS)
-/* The only order the channel gives: FIFO between each pair of UEs. */
-#define PROV_MSG_ORDER FI_ORDER_SAS
+/* The channel is FIFO between each pair of UEs, and the target handles
+ * every packet -- message or one-sided -- in arrival order (prov_arrive.c,
+ * prov_rma_target.c): sends, reads and writes (atomics included) keep their
+ * order among each other, at any size. */
+#define PROV_MSG_ORDER                                                                                      \
+  (FI_ORDER_SAS | FI_ORDER_RAR | FI_ORDER_RAW | FI_ORDER_WAR | FI_ORDER_WAW | FI_ORDER_SAR | FI_ORDER_SAW | \
+   FI_ORDER_RAS | FI_ORDER_WAS)
 #define PROV_DOMAIN_NAME "mpb"
 /* Queue depths: advisory (FI_RM_ENABLED: the provider queues without limit). */
 #define PROV_QUEUE_SIZE 1024
@@ -41,7 +48,7 @@ static int xfer_refused(const struct fi_tx_attr *tx, const struct fi_rx_attr *rx
 /* Whether the hints' domain asks for more than the provider gives:
  * automatic progress, more than 8 bytes of CQ data, another domain or AV
  * type.  (mr_mode bits are the restrictions the application accepts; the
- * provider needs none, so every value is met.) */
+ * provider needs none, so every value is met: mr_mode_for.) */
 static int domain_refused(const struct fi_domain_attr *d) {
   if (!d) return 0;
   if (d->name && strcmp(d->name, PROV_DOMAIN_NAME) != 0) return 1;
@@ -67,6 +74,16 @@ static uint64_t caps_for(const struct fi_info *h) {
   return (primary ? primary : PROV_PRIMARY_CAPS) | PROV_SECONDARY_CAPS;
 }
 
+/* The registration mode: the provider needs none of the restrictions, and
+ * takes up the hints' FI_MR_VIRT_ADDR (peers name registered bytes by
+ * virtual address; else by offset), FI_MR_PROV_KEY (the provider picks
+ * keys; else the caller) and FI_MR_ALLOCATED (harmless), which the caller
+ * says it handles -- Open MPI's btl ofi asks for all three.  prov_mr.c. */
+static uint64_t mr_mode_for(const struct fi_info *h) {
+  if (!h || !h->domain_attr) return 0;
+  return h->domain_attr->mr_mode & (FI_MR_VIRT_ADDR | FI_MR_PROV_KEY | FI_MR_ALLOCATED);
+}
+
 static void fill_attrs(struct fi_info *fi, const struct fi_info *h) {
   fi->caps = caps_for(h);
   fi->mode = 0;
@@ -78,12 +95,15 @@ static void fill_attrs(struct fi_info *fi, const struct fi_info *h) {
   fi->tx_attr->inject_size = PROV_INJECT_SIZE;
   fi->tx_attr->size = fi->rx_attr->size = PROV_QUEUE_SIZE;
   fi->tx_attr->iov_limit = fi->rx_attr->iov_limit = PROV_IOV_LIMIT;
+  fi->tx_attr->rma_iov_limit = PROV_IOV_LIMIT;
   /* The hints' operation flags come back: MPICH hangs otherwise. */
   if (h && h->tx_attr) fi->tx_attr->op_flags = h->tx_attr->op_flags;
   if (h && h->rx_attr) fi->rx_attr->op_flags = h->rx_attr->op_flags;
   fi->ep_attr->type = FI_EP_RDM;
   fi->ep_attr->protocol = FI_PROTO_UNSPEC;
   fi->ep_attr->max_msg_size = PROV_MAX_MSG_SIZE;
+  fi->ep_attr->max_order_raw_size = fi->ep_attr->max_order_war_size = fi->ep_attr->max_order_waw_size =
+      PROV_MAX_MSG_SIZE;
   /* Matching uses all 64 tag bits: the hints' layout, else one 64-bit field
    * (Open MPI's mtl ofi counts its free bits from the top). */
   fi->ep_attr->mem_tag_format = h && h->ep_attr && h->ep_attr->mem_tag_format ? h->ep_attr->mem_tag_format : UINT64_MAX;
@@ -98,13 +118,13 @@ static void fill_attrs(struct fi_info *fi, const struct fi_info *h) {
   d->control_progress = d->data_progress = FI_PROGRESS_MANUAL;
   d->resource_mgmt = FI_RM_ENABLED;
   d->av_type = h && h->domain_attr && h->domain_attr->av_type != FI_AV_UNSPEC ? h->domain_attr->av_type : FI_AV_TABLE;
-  d->mr_mode = 0;
+  d->mr_mode = mr_mode_for(h);
   d->mr_key_size = sizeof(uint64_t);
   d->cq_data_size = sizeof(uint64_t);
   d->cq_cnt = d->cntr_cnt = d->ep_cnt = PROV_MAX_EP;
   d->tx_ctx_cnt = d->rx_ctx_cnt = PROV_MAX_EP;
   d->max_ep_tx_ctx = d->max_ep_rx_ctx = 1;
-  d->mr_iov_limit = PROV_IOV_LIMIT;
+  d->mr_iov_limit = 1; /* one contiguous region per registration (prov_mr.c) */
   d->mr_cnt = SIZE_MAX;
   fi->fabric_attr->name = strdup(PROV_NAME);
   fi->fabric_attr->prov_version = PROV_VERSION;

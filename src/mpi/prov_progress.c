@@ -4,7 +4,9 @@
  * the channel spends one unit of its wait budget (spin, yield, then a
  * bounded sleep on the UE's doorbell with the UE shown as waiting in MPI),
  * so many ranks share few host CPUs and the launcher's deadlock detector
- * sees every rank waiting. */
+ * sees every rank waiting.  Two exceptions: a program's own poll (MPI_Test,
+ * prov_caller.c) is no wait and is never shown blocked, and packets left
+ * queued while the application stays away move in prov_drain.c's helper. */
 #include <pthread.h>
 #include <time.h>
 
@@ -55,22 +57,33 @@ static void reacquire_lock(void) {
 }
 static const struct mpi_idle_lock unlocked_nap = {release_lock, reacquire_lock};
 
-int prov_progress(void) { return prov_g.channel_open ? mpi_channel_progress() : 0; }
+int prov_progress(void) {
+  if (!prov_g.channel_open) return 0;
+  int moved = mpi_channel_progress();
+  prov_drain_note_progress(); /* packets left queued move even if the application stays away */
+  return moved;
+}
 
 /* Another thread naps on the doorbell: wait (without the lock) until its
  * nap ends, at most one nap's length. */
+struct timespec prov_realtime_after(long ns) {
+  struct timespec t;
+  clock_gettime(CLOCK_REALTIME, &t);
+  t.tv_sec += ns / 1000000000L;
+  t.tv_nsec += ns % 1000000000L;
+  if (t.tv_nsec >= 1000000000L) {
+    t.tv_sec++;
+    t.tv_nsec -= 1000000000L;
+  }
+  return t;
+}
+
 static void wait_for_napper(void) {
   threads.waiting++;
   pthread_mutex_lock(&nap_mutex);
   uint64_t generation = nap_generation; /* read while the napper still naps: it bumps it afterwards */
   release_lock();
-  struct timespec until;
-  clock_gettime(CLOCK_REALTIME, &until);
-  until.tv_nsec += WAIT_FOR_NAPPER_NS;
-  if (until.tv_nsec >= 1000000000L) {
-    until.tv_sec++;
-    until.tv_nsec -= 1000000000L;
-  }
+  const struct timespec until = prov_realtime_after(WAIT_FOR_NAPPER_NS);
   while (nap_generation == generation && pthread_cond_timedwait(&nap_ended, &nap_mutex, &until) == 0) continue;
   pthread_mutex_unlock(&nap_mutex);
   reacquire_lock();
@@ -79,6 +92,8 @@ static void wait_for_napper(void) {
 
 void prov_idle(void) {
   if (!prov_g.channel_open) return;
+  hw_poll_set_program_poll(prov_called_from_program_poll); /* a program's MPI_Test loop is no wait */
+  timing_poll_empty(); /* the library's loop back to the next poll is not computation (docs/mpi.md "Model mode") */
   if (threads.napper) {
     wait_for_napper();
     return;

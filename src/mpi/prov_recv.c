@@ -265,6 +265,7 @@ static int post(struct prov_ep *ep, struct prov_rx *rx) {
 
 ssize_t prov_recv(struct prov_ep *ep, const struct prov_recv_args *a) {
   PROV_TIMING_SCOPE();
+  timing_message_call(); /* the MPI library's work of a message call, as RCCE's (docs/mpi.md "Model mode") */
   if (!ep->enabled) return -FI_EOPBADSTATE;
   if (a->count > PROV_IOV_LIMIT || ((a->flags & FI_MULTI_RECV) && (a->tagged || a->count != 1))) return -FI_EINVAL;
   struct prov_rx *rx = calloc(1, sizeof *rx);

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../hw/trace.h"
 #include "provider.h"
 
 struct prov_tx {
@@ -65,7 +66,23 @@ static void detach(struct prov_tx *tx) {
   tx->payload_copy = copy;
 }
 
+static int single_copy_running(const struct prov_ep *ep) {
+  for (const struct prov_tx *tx = ep->sends.head; tx; tx = tx->next)
+    if (mpi_channel_copying(&tx->pkt)) return 1;
+  return 0;
+}
+
+/* How long a closing endpoint waits for receivers copying its sends'
+ * payloads from the caller's buffers (they copy as soon as they progress). */
+#define SINGLE_COPY_WAIT_NS 1000000000ull
+
 void prov_sends_detach(struct prov_ep *ep) {
+  /* A receiver may be reading the caller's buffers (the channel's single
+   * copy): a new copy of the payload would come too late for it.  Its copy
+   * ends the send (tx_done), or the wait gives up and detach() goes on. */
+  uint64_t start = hw_trace_monotonic_ns();
+  while (single_copy_running(ep) && hw_trace_monotonic_ns() - start < SINGLE_COPY_WAIT_NS)
+    if (prov_progress() == 0) prov_idle();
   struct prov_tx *tx;
   while ((tx = ep->sends.head) != NULL) {
     prov_list_remove(&ep->sends, tx);
@@ -94,6 +111,7 @@ static void deliver_locally(struct prov_tx *tx) {
 
 ssize_t prov_send(struct prov_ep *ep, const struct prov_send_args *a) {
   PROV_TIMING_SCOPE();
+  timing_message_call(); /* the MPI library's work of a message call, as RCCE's (docs/mpi.md "Model mode") */
   if (!ep->enabled) return -FI_EOPBADSTATE;
   if (a->count > PROV_IOV_LIMIT) return -FI_EINVAL;
   const struct prov_peer *peer = prov_av_peer(ep->av, a->dest);

@@ -43,8 +43,6 @@
   X(int, prov_no_poll_open, (struct fid_domain * d, struct fi_poll_attr * attr, struct fid_poll * *poll))         \
   X(int, prov_no_stx_ctx, (struct fid_domain * d, struct fi_tx_attr * attr, struct fid_stx * *stx, void *ctx))    \
   X(int, prov_no_srx_ctx, (struct fid_domain * d, struct fi_rx_attr * attr, struct fid_ep * *rx, void *ctx))      \
-  X(int, prov_no_query_atomic,                                                                                    \
-    (struct fid_domain * d, enum fi_datatype type, enum fi_op op, struct fi_atomic_attr * attr, uint64_t flags))  \
   X(int, prov_no_query_collective,                                                                                \
     (struct fid_domain * d, enum fi_collective_op op, struct fi_collective_attr * attr, uint64_t flags))          \
   X(int, prov_no_passive_ep, (struct fid_fabric * f, struct fi_info * info, struct fid_pep * *pep, void *ctx))    \

@@ -8,7 +8,7 @@
  * Files, one concern each:
  *   prov_info.c     getinfo, the provider description, fi_prov_ini
  *   prov_job.c      attach to the job, open/close the channel (fabric open/close)
- *   prov_fabric.c   fabric, domain, memory registration (no-op keys)
+ *   prov_fabric.c   fabric, domain;  prov_mr.c  memory registration
  *   prov_av.c       address vector and the address format
  *   prov_cq.c       completion queues;  prov_cntr.c  counters
  *   prov_ep.c       the endpoint object (bind, enable, options, name, cancel)
@@ -16,7 +16,13 @@
  *   prov_send.c     sends (one packet each) and loopback
  *   prov_recv.c     receive operations, matching, unexpected messages
  *   prov_arrive.c   the channel's sink: incoming packets to receives
+ *   prov_rma.c      one-sided operations (fi_rma, and fi_atomic's through
+ *                   prov_atomic.c) as active messages; prov_rma_target.c
+ *                   the target's side (prov_rma.h)
  *   prov_progress.c manual progress and idling
+ *   prov_caller.c   whether a poll is the program's own (MPI_Test) or a wait
+ *   prov_drain.c    the helper thread moving packets left queued while the
+ *                   application stays away from the provider
  *   prov_stubs.c    the unsupported operations
  * Threading: every entry point that touches the provider's state runs under
  * one process-wide recursive lock (PROV_LOCK_SCOPE, PROV_TIMING_SCOPE), so
@@ -32,6 +38,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/uio.h>
+#include <time.h>
 
 #include <rdma/fabric.h>
 #include <rdma/fi_cm.h>
@@ -39,6 +46,8 @@
 #include <rdma/fi_endpoint.h>
 #include <rdma/fi_eq.h>
 #include <rdma/fi_errno.h>
+#include <rdma/fi_atomic.h>
+#include <rdma/fi_rma.h>
 #include <rdma/fi_tagged.h>
 #include <rdma/providers/fi_prov.h>
 
@@ -59,7 +68,16 @@
 extern struct fi_provider prov_provider;
 
 /* ---- packet header (MPI_PACKET_HEADER bytes in front of every payload) ---- */
-enum prov_op { PROV_OP_MSG = 1, PROV_OP_TAGGED = 2 };
+/* MSG, TAGGED: messages (prov_send.c, prov_recv.c); WRITE, READ, ATOMIC and
+ * their REPLY: one-sided operations as active messages (prov_rma*.c). */
+enum prov_op {
+  PROV_OP_MSG = 1,
+  PROV_OP_TAGGED = 2,
+  PROV_OP_WRITE = 3,
+  PROV_OP_READ = 4,
+  PROV_OP_ATOMIC = 5,
+  PROV_OP_REPLY = 6
+};
 #define PROV_HDR_CQ_DATA 0x1 /* data carries remote CQ data */
 struct prov_hdr {
   uint8_t op, flags;
@@ -190,6 +208,8 @@ struct prov_ep {
   struct prov_cq *tx_cq, *rx_cq;
   int tx_selective, rx_selective;
   struct prov_cntr *send_cntr, *recv_cntr;
+  struct prov_cntr *write_cntr, *read_cntr; /* FI_WRITE, FI_READ: RMA and atomics (prov_rma.c) */
+  struct prov_domain *domain;               /* its memory registrations serve incoming RMA */
   uint64_t tx_op_flags, rx_op_flags;
   size_t min_multi_recv;
   struct prov_list posted[2]; /* [tagged]: receives in posting order */
@@ -203,6 +223,26 @@ int prov_ep_open(struct fid_domain *d, struct fi_info *info, struct fid_ep **out
 struct prov_ep *prov_ep_find(int index, uint64_t serial);
 extern struct fi_ops_msg prov_msg_ops;
 extern struct fi_ops_tagged prov_tagged_ops;
+extern struct fi_ops_rma prov_rma_ops;       /* prov_rma.c */
+extern struct fi_ops_atomic prov_atomic_ops; /* prov_atomic.c */
+
+/* ---- domain and memory registration (prov_fabric.c, prov_mr.c) ---- */
+struct prov_domain {
+  struct fid_domain domain;
+  uint64_t mr_mode; /* FI_MR_VIRT_ADDR, FI_MR_PROV_KEY: as returned by fi_getinfo */
+  unsigned users;   /* open endpoints and registrations: the domain closes only without them */
+};
+extern struct fi_ops_mr prov_mr_ops;
+/* Where an incoming one-sided access of len bytes at addr under key lands
+ * in domain d's registrations, needing `access` (FI_REMOTE_READ or
+ * FI_REMOTE_WRITE): 0 and *where, or the fi_errno for the initiator's error
+ * completion (FI_EINVAL: no such key; FI_EACCES: the region does not permit
+ * the access or does not hold every byte). */
+int prov_mr_access(const struct prov_domain *d, uint64_t key, uint64_t addr, uint64_t len, uint64_t access,
+                   unsigned char **where);
+/* fi_query_atomic (prov_atomic.c). */
+int prov_atomic_query(struct fid_domain *d, enum fi_datatype type, enum fi_op op, struct fi_atomic_attr *attr,
+                      uint64_t flags);
 
 /* ---- sends (prov_send.c) ---- */
 /* One send: iov (count entries) to fi_addr dest.  flags: the operation's
@@ -253,14 +293,33 @@ extern const struct mpi_channel_sink prov_sink;
 /* The endpoint closes: its packets still landing discard the rest of their
  * payload (nothing more is written into the caller's buffers). */
 void prov_arrivals_abandon(struct prov_ep *ep);
+/* The same for one-sided packets (prov_rma_target.c): REPLYs landing in the
+ * closing endpoint's result buffers, and WRITEs landing in the registered
+ * region [base, base + len) that closes, discard the rest of their data. */
+void prov_rma_abandon_replies(const struct prov_ep *ep);
+void prov_rma_abandon_writes(const unsigned char *base, uint64_t len);
 /* The endpoint closes: its sends not yet done no longer read the caller's
  * buffers (their payload is copied into the provider) and report nothing. */
 void prov_sends_detach(struct prov_ep *ep);
 
+/* ---- one-sided operations as active messages (prov_rma.c, prov_rma_target.c) ---- */
+/* Incoming one-sided packets (requests and replies) go to prov_rma_target.c
+ * instead of the receive path: arrived returns 1 when the packet is one
+ * (it filled *t), complete returns 1 when t is one of its packets. */
+int prov_rma_arrived(int src, const unsigned char header[MPI_PACKET_HEADER], uint64_t payload_bytes,
+                     struct mpi_in_target *t);
+int prov_rma_complete(int src, struct mpi_in_target *t);
+
 /* ---- completions and counters of an endpoint ---- */
 /* Report a completion (or error) of ep's transmit (tx) or receive side;
- * report == 0 skips the CQ (selective completion) but counts. */
+ * report == 0 skips the CQ for a success (selective completion: errors are
+ * still reported), report < 0 always (an inject call: no completion event,
+ * fi_msg(3)); counters count either way. */
 void prov_complete(struct prov_ep *ep, int tx, int report, const struct fi_cq_err_entry *e, fi_addr_t src);
+/* The same for a one-sided operation (transmit side): counted by the write
+ * counter (writes, atomics without fetch) or, read != 0, the read counter
+ * (reads, fetching and compare atomics) (fi_cntr(3)). */
+void prov_complete_rma(struct prov_ep *ep, int read, int report, const struct fi_cq_err_entry *e);
 
 /* ---- serialisation ---- */
 /* The process's provider lock (recursive: entry points call each other,
@@ -310,6 +369,8 @@ static inline struct prov_timing prov_timing_begin(void) {
   struct prov_timing prov_timing_ __attribute__((cleanup(prov_timing_end), unused)) = prov_timing_begin()
 
 /* ---- progress (prov_progress.c) ---- */
+/* CLOCK_REALTIME ns from now (the deadline of a pthread timed wait). */
+struct timespec prov_realtime_after(long ns);
 /* Move what can move: returns the channel's rounds moved. */
 int prov_progress(void);
 /* After a poll that found nothing (moved == 0, no completion): idle one
@@ -321,5 +382,14 @@ void prov_idle(void);
 /* Something a napping thread may wait for happened in this thread (a
  * completion, a packet posted): wake it. */
 void prov_wake_napper(void);
+/* Called by every progress call of the application (under the lock): when
+ * packets stay queued, the helper of prov_drain.c moves them should the
+ * application stay away from the provider (an injected send whose sender
+ * blocks outside MPI). */
+void prov_drain_note_progress(void);
+/* Whether the provider's caller is a program's own nonblocking poll
+ * (MPI_Test, MPI_Iprobe and their kin) rather than the MPI library waiting
+ * (prov_caller.c: a walk of the caller's stack, about a microsecond). */
+int prov_called_from_program_poll(void);
 
 #endif

@@ -3,10 +3,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/prctl.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "../hw/peer_copy.h"
 #include "../openscc_api.h"
 #include "rcce_internal.h"
 
@@ -103,20 +103,6 @@ static void alloc_comm_buffer(void) {
   RCCE_chunk = lines * rcce_g.line;
 }
 
-/* The single-copy path (single_copy.c) copies large messages between UEs
- * with process_vm_readv/writev, which need ptrace access to the peer.  Under
- * Yama's ptrace_scope 1 only a declared ptracer and its descendants have it,
- * so each UE declares rccerun: then exactly the UEs of this job (rccerun's
- * children) may copy from it, not every process of the user.  Nothing is
- * declared with --no-single-copy (docs/rccerun.md, "Single-copy transfers
- * and ptrace").  Without Yama the call fails harmlessly (same-user access is
- * the kernel's default); with scope 2 or 3 copies fail and fall back to MPB
- * chunks. */
-static void allow_single_copy_peers(const struct hw_header *h) {
-  if (h->set.single_copy && h->nue > 1) /* a one-UE job (also one started without rccerun) has no peer */
-    prctl(PR_SET_PTRACER, (unsigned long)h->launcher_pid, 0, 0, 0);
-}
-
 static int init_common(int flag_mode, int gory) {
   if (rcce_g.initialized) return RCCE_SUCCESS;
   attach_job();
@@ -145,7 +131,11 @@ static int init_common(int flag_mode, int gory) {
   for (int u = 0; u < rcce_g.nue; u++) RCCE_comm_buffer[u] = hw_mpb(&rcce_g.job, hw_ue(&rcce_g.job, u)->core);
   if (h->set.asym_fence && hw_asym_fence_register() != 0)
     die("%s", "membarrier registration refused (set OPENSCC_ASYM_FENCE=0)");
-  allow_single_copy_peers(h);
+  /* The single-copy path (single_copy.c) reads and writes the peers' memory:
+   * let the job's other UEs in (docs/rccerun.md, "Single-copy transfers and
+   * ptrace"); under Yama's ptrace_scope 2 or 3 copies fail and fall back to
+   * MPB chunks. */
+  hw_allow_peer_copies(h);
   struct hw_ue *me = hw_ue(&rcce_g.job, rcce_g.ue);
   me->pid = (int32_t)getpid();
   if (timing_init(&rcce_g.job, rcce_g.ue) != 0) die("%s", "out of memory for the timing model");

@@ -1,8 +1,9 @@
 #define _GNU_SOURCE
 #include "single_copy.h"
 
-#include <sys/uio.h>
 #include <unistd.h>
+
+#include "../hw/peer_copy.h"
 
 enum { SC_CMA = 1, SC_CHUNKED = 2 };
 enum { SC_PENDING = 0, SC_DONE = 1, SC_FAILED = 2 };
@@ -34,15 +35,8 @@ static size_t split_point(size_t size) {
 
 /* Copy len bytes between this process and pid; returns SC_DONE or SC_FAILED. */
 static uint32_t cross_copy(pid_t pid, char *local, uint64_t remote, size_t len, int write) {
-  size_t done = 0;
-  while (done < len) {
-    struct iovec l = {local + done, len - done};
-    struct iovec r = {(void *)(uintptr_t)(remote + done), len - done};
-    ssize_t n = write ? process_vm_writev(pid, &l, 1, &r, 1, 0) : process_vm_readv(pid, &l, 1, &r, 1, 0);
-    if (n <= 0) return SC_FAILED;
-    done += (size_t)n;
-  }
-  return SC_DONE;
+  struct iovec l = {local, len}, r = {(void *)(uintptr_t)remote, len};
+  return hw_peer_copyv(pid, &l, 1, &r, 1, write) == 0 ? SC_DONE : SC_FAILED;
 }
 
 static void announce(struct rcce_xfer *x) {

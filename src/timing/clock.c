@@ -88,6 +88,7 @@ int timing_init(struct hw_job *job, int ue) {
    * outnumber CPUs and are preempted while computing. */
   timing_g.host_clock = job->hdr->set.oversubscribed ? CLOCK_THREAD_CPUTIME_ID : CLOCK_MONOTONIC;
   timing_g.depth = 0;
+  timing_g.poll_empty = 0;
   timing_g.cached_divider = timing_g.cached_vlevel = -1;
   /* An instrumented program has entered basic blocks before RCCE_init. */
   timing_g.counted = timing_bb_count > 0;
@@ -153,11 +154,13 @@ static void charge_counted(void) {
 void timing_enter(void) {
   if (timing_g.depth++ > 0) return;
   timing_g.reads_in_flight = 0;
+  int after_empty_poll = timing_g.poll_empty;
+  timing_g.poll_empty = 0;
   if (timing_g.counted) {
     charge_counted();
     return;
   }
-  if (timing_g.chip->time.compute_slowdown == 0) return;
+  if (timing_g.chip->time.compute_slowdown == 0 || after_empty_poll) return;
   uint64_t now = host_ns();
   uint64_t ns = now > timing_g.left_ns + timing_g.probe_ns ? now - timing_g.left_ns - timing_g.probe_ns : 0;
   /* Shorter intervals are the glue between two calls (returning, the
@@ -175,6 +178,10 @@ void timing_leave(void) {
   if (--timing_g.depth > 0) return;
   if (timing_g.counted) timing_g.left_bbs = timing_bb_count;
   else if (timing_g.chip->time.compute_slowdown != 0) timing_g.left_ns = host_ns();
+}
+
+void timing_poll_empty(void) {
+  if (timing_enabled) timing_g.poll_empty = 1;
 }
 
 void timing_message_call(void) {

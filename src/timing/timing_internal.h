@@ -25,6 +25,7 @@ struct timing_state {
   int counted;              /* the program counts its basic blocks (rccecc --model-build) */
   uint64_t left_bbs;        /* basic blocks executed at the last exit from the runtime */
   unsigned reads_in_flight; /* shared-memory reads since the last write or runtime call */
+  int poll_empty;           /* the last runtime call was a poll that found nothing (timing_poll_empty) */
   /* The tile clock and the core's busy power, for the divider and voltage
    * level they were computed at (both change only through DVFS). */
   int cached_divider, cached_vlevel;

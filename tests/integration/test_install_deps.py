@@ -19,7 +19,7 @@ TOOLS = ("sh", "dirname", "mkdir", "tail", "env", "id", "seq", "chmod")
 # What it checks for: stubs, so that the test sees only what it sets up (cmake is left out where
 # the script must install something).  python3 is a stub that finds every Python package (it prints no
 # missing module) and makes a virtual environment whose python logs its arguments.
-CHECKED = ("cc", "g++", "make", "chromium", "clang-format", "gfortran", "mpicc.openmpi")
+CHECKED = ("cc", "g++", "make", "chromium", "clang-format", "gfortran", "mpicc.openmpi", "hpcc", "NPopenmpi")
 PYTHON3 = """if [ "$1 $2" = "-m venv" ]; then
   mkdir -p "$4/bin" && printf '#!/bin/sh\\necho "venv python $*"\\n' >"$4/bin/python" && chmod +x "$4/bin/python"
 fi
@@ -34,14 +34,14 @@ def stub(path: Path, text: str) -> None:
     path.chmod(0o755)
 
 
-def fake_path(tmp_path: Path, apt_rc: int, with_cmake: bool = False) -> str:
+def fake_path(tmp_path: Path, apt_rc: int, with_cmake: bool = False, absent: tuple[str, ...] = ()) -> str:
     """A PATH of stubs: without cmake (unless with_cmake), and with an apt-get that prints 300 lines of
     progress and exits apt_rc."""
     bin_dir = tmp_path / "bin"
     bin_dir.mkdir()
     for tool in TOOLS:
         (bin_dir / tool).symlink_to(shutil.which(tool))
-    for tool in CHECKED + (("cmake",) if with_cmake else ()):
+    for tool in [t for t in CHECKED if t not in absent] + (["cmake"] if with_cmake else []):
         stub(bin_dir / tool, "exit 0\n")
     stub(bin_dir / "python3", PYTHON3)
     stub(bin_dir / "apt-get", f"for i in $(seq 300); do echo \"progress line $i\"; done\nexit {apt_rc}\n")
@@ -68,6 +68,7 @@ def make_root(root: Path, files: tuple[str, ...]) -> None:
 
 
 def run_script(tmp_path: Path, apt_rc: int, with_cmake: bool = False, wheels: tuple[str, ...] | None = WHEELS,
+               absent: tuple[str, ...] = (),
                system_files: tuple[str, ...] = SYSTEM_FILES) -> tuple[subprocess.CompletedProcess, Path]:
     """Runs the script with the stub PATH and a system tree holding system_files (not the host's);
     wheels=None: no virtual environment at all."""
@@ -76,7 +77,7 @@ def run_script(tmp_path: Path, apt_rc: int, with_cmake: bool = False, wheels: tu
     if wheels is not None:
         make_venv(venv, wheels)
     make_root(tmp_path / "root", system_files)
-    env = dict(os.environ, PATH=fake_path(tmp_path, apt_rc, with_cmake), OPENSCC_DEPS_LOG=str(log),
+    env = dict(os.environ, PATH=fake_path(tmp_path, apt_rc, with_cmake, absent), OPENSCC_DEPS_LOG=str(log),
                OPENSCC_VENV=str(venv), OPENSCC_DEPS_ROOT=str(tmp_path / "root"))
     p = subprocess.run(["sh", str(SCRIPT)], capture_output=True, text=True, env=env, timeout=60)
     return p, log
@@ -140,6 +141,14 @@ def test_missing_system_headers_get_their_packages(tmp_path, present, packages):
     p, log = run_script(tmp_path, 0, with_cmake=True, system_files=present)
     assert p.returncode == 0, p
     assert p.stdout.splitlines()[1] == f"install-deps: apt-get install {packages} (log: {log})", p
+
+
+@as_root
+def test_missing_mpi_applications_get_their_packages(tmp_path):
+    """Debian's hpcc and NetPIPE (NPopenmpi) for tests/integration/test_mpi_apps.py."""
+    p, log = run_script(tmp_path, 0, with_cmake=True, absent=("hpcc", "NPopenmpi"))
+    assert p.returncode == 0, p
+    assert p.stdout.splitlines()[1] == f"install-deps: apt-get install hpcc netpipe-openmpi (log: {log})", p
 
 
 FETCH = lib.REPO / "scripts" / "fetch-libfabric-headers.sh"

@@ -316,8 +316,8 @@ def test_program_that_never_attaches(build, mpi):
 @pytest.mark.parametrize("args, message", [
     (("--mpi", "bogus"), "rccerun: --mpi takes openmpi or mpich, got 'bogus'"),
     (("--mpi-channel", "rckmpi"), "rccerun: --mpi-channel applies to MPI jobs only: give --mpi openmpi or --mpi mpich too"),
-    (("--mpi", "openmpi", "--mpi-channel", "sccmpich"),
-     "rccerun: --mpi-channel takes rckmpi or rckmpi-original, got 'sccmpich'"),
+    (("--mpi", "openmpi", "--mpi-channel", "mpich"),
+     "rccerun: --mpi-channel takes rckmpi, rckmpi-original, sccmpich or sccmpich-normal, got 'mpich'"),
 ])
 def test_option_errors(build, args, message):
     res = rccerun(build, *args, "-nue", 2, build.app("hello"))

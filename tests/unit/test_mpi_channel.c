@@ -9,9 +9,12 @@
  * away while the others must finish their own exchange; another keeps one
  * away while its sender's rounds to a third UE must still use the gEWS. */
 #define _GNU_SOURCE
+#include <linux/capability.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -44,8 +47,10 @@ struct scenario {
   enum mpi_channel_kind kind;
   const uint64_t *sizes;
   int nsizes;
-  int late_ue; /* a receiver that starts only once the others are done with each other (-1: none) */
-  int model;   /* model mode, messages recorded at the targets trace level */
+  int late_ue;     /* a receiver that starts only once the others are done with each other (-1: none) */
+  int model;       /* model mode, messages recorded at the targets trace level */
+  int single_copy; /* large payloads by native single copy (rccerun's default; off: --no-single-copy) */
+  int refuse;      /* the kernel refuses the single copies: UE 0 may not be read (not dumpable, no CAP_SYS_PTRACE) */
 };
 
 static unsigned char pattern(int src, int dst, int index, uint64_t i) {
@@ -175,6 +180,7 @@ static int open_ue(const struct scenario *sc, int fd, int me, struct hw_job *job
   if (hw_job_attach(fd, job, err, sizeof err) != 0) return fprintf(stderr, "UE %d: %s\n", me, err), 2;
   if (timing_init(job, me) != 0) return fprintf(stderr, "UE %d: timing_init failed\n", me), 4;
   timing_record_init(job, me);
+  hw_ue(job, me)->pid = (int32_t)getpid(); /* as the provider records it (prov_job.c): single copy checks it */
   struct mpi_channel_sink sink = {arrived, complete, NULL};
   if (mpi_channel_open(job, me, sc->kind, &sink, err, sizeof err) != 0)
     return fprintf(stderr, "UE %d: %s\n", me, err), 3;
@@ -266,6 +272,7 @@ static void run_scenario_with(const struct scenario *sc, ue_fn fn) {
     CHECK(0);
     return;
   }
+  job.hdr->set.single_copy = sc->single_copy;
   pid_t *pids = calloc((size_t)sc->nue, sizeof *pids);
   for (int u = 0; u < sc->nue; u++) {
     pids[u] = fork();
@@ -301,16 +308,54 @@ static const uint64_t tiny_mpb_sizes[] = {0, 1, 19, 20, 21, 47, 100, 4096};
 
 static void test_all_to_all(void) {
   const struct scenario list[] = {
-      {"scc", 2, MPI_CHANNEL_RCKMPI, all_sizes, N(all_sizes), -1, 0},
-      {"scc", 2, MPI_CHANNEL_RCKMPI_ORIGINAL, all_sizes, N(all_sizes), -1, 0},
-      {"scc", 8, MPI_CHANNEL_RCKMPI, all_sizes, N(all_sizes), -1, 0},
-      {"scc", 8, MPI_CHANNEL_RCKMPI_ORIGINAL, all_sizes, N(all_sizes), -1, 0},
-      {"scc", 48, MPI_CHANNEL_RCKMPI, many_ue_sizes, N(many_ue_sizes), -1, 0},
-      {"scc", 48, MPI_CHANNEL_RCKMPI_ORIGINAL, many_ue_sizes, N(many_ue_sizes), -1, 0},
+      {"scc", 2, MPI_CHANNEL_RCKMPI, all_sizes, N(all_sizes), -1, 0, 0, 0},
+      {"scc", 2, MPI_CHANNEL_RCKMPI_ORIGINAL, all_sizes, N(all_sizes), -1, 0, 0, 0},
+      {"scc", 8, MPI_CHANNEL_RCKMPI, all_sizes, N(all_sizes), -1, 0, 0, 0},
+      {"scc", 8, MPI_CHANNEL_RCKMPI_ORIGINAL, all_sizes, N(all_sizes), -1, 0, 0, 0},
+      {"scc", 48, MPI_CHANNEL_RCKMPI, many_ue_sizes, N(many_ue_sizes), -1, 0, 0, 0},
+      {"scc", 48, MPI_CHANNEL_RCKMPI_ORIGINAL, many_ue_sizes, N(many_ue_sizes), -1, 0, 0, 0},
       /* 32-byte sections: 20 bytes of payload, the header spans two rounds */
-      {"2x1x2:128", 4, MPI_CHANNEL_RCKMPI_ORIGINAL, tiny_mpb_sizes, N(tiny_mpb_sizes), -1, 0},
-      {"scc", 4, MPI_CHANNEL_RCKMPI, all_sizes, N(all_sizes) - 1, -1, 1},
-      {"scc", 4, MPI_CHANNEL_RCKMPI_ORIGINAL, all_sizes, N(all_sizes) - 1, -1, 1},
+      {"2x1x2:128", 4, MPI_CHANNEL_RCKMPI_ORIGINAL, tiny_mpb_sizes, N(tiny_mpb_sizes), -1, 0, 0, 0},
+      {"scc", 4, MPI_CHANNEL_RCKMPI, all_sizes, N(all_sizes) - 1, -1, 1, 0, 0},
+      {"scc", 4, MPI_CHANNEL_RCKMPI_ORIGINAL, all_sizes, N(all_sizes) - 1, -1, 1, 0, 0},
+      /* native single copy of the payloads from 32 KiB on (prefix-only targets and iov pieces included) */
+      {"scc", 2, MPI_CHANNEL_RCKMPI, all_sizes, N(all_sizes), -1, 0, 1, 0},
+      {"scc", 8, MPI_CHANNEL_RCKMPI, all_sizes, N(all_sizes), -1, 0, 1, 0},
+      {"scc", 8, MPI_CHANNEL_RCKMPI_ORIGINAL, all_sizes, N(all_sizes), -1, 0, 1, 0},
+      /* model mode with single copy allowed: the rounds go through the MPB all the same */
+      {"scc", 4, MPI_CHANNEL_RCKMPI, all_sizes, N(all_sizes) - 1, -1, 1, 1, 0},
+      /* sccmpich: short packets in the tagged probe flag, eager, rendezvous (docs/mpi-channel.md "sccmpich") */
+      {.chip = "scc",
+       .nue = 2,
+       .kind = MPI_CHANNEL_SCCMPICH,
+       .sizes = all_sizes,
+       .nsizes = N(all_sizes),
+       .late_ue = -1},
+      {.chip = "scc",
+       .nue = 8,
+       .kind = MPI_CHANNEL_SCCMPICH,
+       .sizes = all_sizes,
+       .nsizes = N(all_sizes),
+       .late_ue = -1},
+      {.chip = "scc",
+       .nue = 8,
+       .kind = MPI_CHANNEL_SCCMPICH_NORMAL,
+       .sizes = all_sizes,
+       .nsizes = N(all_sizes),
+       .late_ue = -1},
+      {.chip = "scc",
+       .nue = 48,
+       .kind = MPI_CHANNEL_SCCMPICH,
+       .sizes = many_ue_sizes,
+       .nsizes = N(many_ue_sizes),
+       .late_ue = -1},
+      {.chip = "scc",
+       .nue = 4,
+       .kind = MPI_CHANNEL_SCCMPICH,
+       .sizes = all_sizes,
+       .nsizes = N(all_sizes) - 1,
+       .late_ue = -1,
+       .model = 1},
   };
   for (int i = 0; i < N(list); i++) run_scenario(&list[i]);
 }
@@ -319,10 +364,14 @@ static void test_all_to_all(void) {
  * other, while their packets to UE 3 (gEWS chunks included) wait. */
 static void test_late_receiver(void) {
   static const uint64_t sizes[] = {1, 4144, 100000};
-  const struct scenario rck = {"scc", 4, MPI_CHANNEL_RCKMPI, sizes, N(sizes), 3, 0};
-  const struct scenario orig = {"scc", 4, MPI_CHANNEL_RCKMPI_ORIGINAL, sizes, N(sizes), 3, 0};
+  const struct scenario rck = {"scc", 4, MPI_CHANNEL_RCKMPI, sizes, N(sizes), 3, 0, 0, 0};
+  const struct scenario orig = {"scc", 4, MPI_CHANNEL_RCKMPI_ORIGINAL, sizes, N(sizes), 3, 0, 0, 0};
+  /* sccmpich: the rendezvous packets to UE 3 wait for its clear-to-send, holding back only UE 3's queues */
+  const struct scenario sccm = {
+      .chip = "scc", .nue = 4, .kind = MPI_CHANNEL_SCCMPICH, .sizes = sizes, .nsizes = N(sizes), .late_ue = 3};
   run_scenario(&rck);
   run_scenario(&orig);
+  run_scenario(&sccm);
 }
 
 /* [RCKMPI-2011] sec. II-B/II-C: UE 0 sends a packet to UE 2, which reads
@@ -353,8 +402,62 @@ static int run_stall_ue(const struct scenario *sc, int fd, int me) {
 
 static void test_stalled_receiver_degrades_others(void) {
   static const uint64_t sizes[] = {100000};
-  const struct scenario sc = {"scc", 3, MPI_CHANNEL_RCKMPI, sizes, N(sizes), 2, 0};
+  const struct scenario sc = {"scc", 3, MPI_CHANNEL_RCKMPI, sizes, N(sizes), 2, 0, 0, 0};
   run_scenario_with(&sc, run_stall_ue);
+}
+
+/* --- single copy ----------------------------------------------------------------- */
+
+/* Without CAP_SYS_PTRACE (root has it) this process may not read a process
+ * that is not dumpable: process_vm_readv fails with EPERM. */
+static int drop_ptrace_capability(void) {
+  struct __user_cap_header_struct h = {_LINUX_CAPABILITY_VERSION_3, 0};
+  struct __user_cap_data_struct d[2];
+  if (syscall(SYS_capget, &h, d) != 0) return -1;
+  d[CAP_SYS_PTRACE / 32].effective &= ~(1u << (CAP_SYS_PTRACE % 32));
+  return (int)syscall(SYS_capset, &h, d);
+}
+
+#define COPY_PACKETS 3 /* the third one is taken as a prefix only */
+
+/* UE 0 sends UE 1 COPY_PACKETS packets of sc->sizes[0] bytes (four iov
+ * pieces; UE 1 takes each in three).  By single copy each moves in one
+ * round, the rendezvous; with single copy off, in model mode, or refused by
+ * the kernel (after which the sender sends no more rendezvous), in rounds
+ * through the MPB.  Every time intact, the same packets and bytes counted. */
+static int run_copy_ue(const struct scenario *sc, int fd, int me) {
+  if (sc->refuse && (me == 0 ? prctl(PR_SET_DUMPABLE, 0) : drop_ptrace_capability()) != 0) return 5;
+  struct hw_job job;
+  int r = open_ue(sc, fd, me, &job);
+  if (r) return r;
+  const struct mpi_ue_shared *stats = mpi_ue_shared_of(&job, me);
+  uint64_t size = sc->sizes[0], bytes = COPY_PACKETS * (MPI_PACKET_HEADER + size);
+  uint64_t mpb_rounds = size / (48 + 4096); /* at least, for one packet through the MPB */
+  if (me == 0) {
+    for (int i = 0; i < COPY_PACKETS; i++) post(1, i, KIND_DATA, size);
+    while (ue.sends_done < COPY_PACKETS) progress();
+    if (sc->single_copy && !sc->model && !sc->refuse) FAIL_IF(stats->rounds_sent != COPY_PACKETS);
+    else FAIL_IF(stats->rounds_sent < COPY_PACKETS * mpb_rounds);
+    FAIL_IF(chan.copy_ok != (sc->single_copy && !sc->model && !sc->refuse));
+    FAIL_IF(stats->packets_sent != COPY_PACKETS || stats->bytes_sent != bytes);
+  } else {
+    while (ue.data_from[0] < COPY_PACKETS) progress();
+    FAIL_IF(stats->packets_recv != COPY_PACKETS || stats->bytes_recv != bytes);
+  }
+  return close_ue(&job);
+}
+
+static void test_single_copy(void) {
+  static const uint64_t sizes[] = {1 << 20};
+  const struct scenario list[] = {
+      {"scc", 2, MPI_CHANNEL_RCKMPI, sizes, 1, -1, 0, 1, 0},
+      {"scc", 2, MPI_CHANNEL_RCKMPI_ORIGINAL, sizes, 1, -1, 0, 1, 0},
+      {"scc", 2, MPI_CHANNEL_RCKMPI, sizes, 1, -1, 0, 0, 0}, /* --no-single-copy */
+      {"scc", 2, MPI_CHANNEL_RCKMPI, sizes, 1, -1, 0, 1, 1}, /* refused: EPERM */
+      {"scc", 2, MPI_CHANNEL_RCKMPI_ORIGINAL, sizes, 1, -1, 0, 1, 1},
+      {"scc", 2, MPI_CHANNEL_RCKMPI, sizes, 1, -1, 1, 1, 0}, /* model mode */
+  };
+  for (int i = 0; i < N(list); i++) run_scenario_with(&list[i], run_copy_ue);
 }
 
 /* --- layouts ------------------------------------------------------------------- */
@@ -495,6 +598,7 @@ int main(void) {
   test_all_to_all();
   test_late_receiver();
   test_stalled_receiver_degrades_others();
+  test_single_copy();
   test_idle_shows_blocked();
   return unit_report("test_mpi_channel");
 }

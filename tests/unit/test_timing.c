@@ -4,6 +4,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "timing/energy.h"
 #include "timing/timing_internal.h"
@@ -241,6 +242,47 @@ static void test_counted_compute(void) {
   timing_bb_count = 0;
 }
 
+/* Host time outside the runtime: spin for ms milliseconds (longer than compute_min_ns). */
+static void host_work(double ms) {
+  struct timespec a, b;
+  clock_gettime(CLOCK_MONOTONIC, &a);
+  do clock_gettime(CLOCK_MONOTONIC, &b);
+  while ((double)(b.tv_sec - a.tv_sec) * 1e3 + (double)(b.tv_nsec - a.tv_nsec) * 1e-6 < ms);
+}
+
+/* A poll that found nothing (an MPI library's progress loop): the host time
+ * until the next runtime call is not computation, once; a counted build
+ * still charges the blocks run meanwhile. */
+static void test_empty_poll(void) {
+  start(1);
+  uint64_t *compute = &timing_clock_of(&job, 0)->compute_ps;
+  timing_leave();
+  host_work(2);
+  timing_enter();
+  uint64_t charged = *compute;
+  CHECK(charged > 0);
+  timing_poll_empty();
+  timing_leave();
+  host_work(2);
+  timing_enter();
+  CHECK_EQ(*compute, charged);
+  timing_leave();
+  host_work(2);
+  timing_enter();
+  CHECK(*compute > charged);
+  stop();
+  timing_bb_count = 1;
+  start(1);
+  timing_poll_empty();
+  timing_leave();
+  timing_bb_count += 1000;
+  uint64_t t0 = now();
+  timing_enter();
+  CHECK(near((double)(now() - t0), cycles_ps(1000 * chip()->time.compute_bb_cycles)));
+  stop();
+  timing_bb_count = 0;
+}
+
 /* An asynchronous handler works at its trigger's time -- before or after
  * the core's own clock -- and the interrupted program keeps its own clock
  * plus the handler's work; nested handlers do the same. */
@@ -285,5 +327,6 @@ int main(void) {
   test_power_fit();
   test_energy_trace();
   test_counted_compute();
+  test_empty_poll();
   return unit_report("test_timing");
 }

@@ -92,15 +92,71 @@ static void install_forwarding(sigset_t *orig) {
   sigprocmask(SIG_BLOCK, &set, orig);
 }
 
-/* Claim the rank's record: a second wrapper of the same rank (a launcher
- * starting a rank twice) would overwrite the first one's pids and status. */
-static struct launch_ue_shared *claim_record(const struct hw_job *job, int rank) {
-  struct launch_ue_shared *rec = launch_ue_shared_of(job, rank);
+/* Claim UE ue's record with a compare-and-swap of this wrapper's pid: a
+ * record has one wrapper, whose pids and status it holds.  NULL: taken. */
+static struct launch_ue_shared *try_claim(const struct hw_job *job, int ue) {
+  struct launch_ue_shared *rec = launch_ue_shared_of(job, ue);
   int32_t expected = 0;
-  if (!__atomic_compare_exchange_n(&rec->wrapper_pid, &expected, (int32_t)getpid(), 0, __ATOMIC_ACQ_REL,
-                                   __ATOMIC_ACQUIRE))
-    fail("rank %d started twice", rank);
+  return __atomic_compare_exchange_n(&rec->wrapper_pid, &expected, (int32_t)getpid(), 0, __ATOMIC_ACQ_REL,
+                                     __ATOMIC_ACQUIRE)
+             ? rec
+             : NULL;
+}
+
+/* Whether the MPI launcher started this process for MPI_Comm_spawn: Open
+ * MPI gives a spawned process its parent's port (OMPI_PARENT_PORT), MPICH's
+ * hydra sets PMI_SPAWNED=1 (checked on both, 2026-11-24). */
+static int spawned_process(void) {
+  const char *pmi = getenv("PMI_SPAWNED");
+  return getenv("OMPI_PARENT_PORT") != NULL || (pmi && strcmp(pmi, "0") != 0);
+}
+
+/* The ranks rccerun's launcher starts (OPENSCC_MPI_WORLD, -nue); the UEs
+ * after them are the spare ones of --mpi-spawn-ues.  Unset: every UE. */
+static int world_size(const struct hw_job *job) {
+  const char *v = getenv("OPENSCC_MPI_WORLD");
+  long long n;
+  if (!v) return (int)job->hdr->nue;
+  if (chip_text_parse_int(v, 1, job->hdr->nue, &n))
+    fail("OPENSCC_MPI_WORLD must be a number of ranks from 1 to %u, got '%s'", job->hdr->nue, v);
+  return (int)n;
+}
+
+/* A rank of the world is the UE of its number.  A second wrapper of the
+ * same rank (a launcher starting a rank twice) finds its record taken. */
+static struct launch_ue_shared *claim_world_ue(const struct hw_job *job, int world, int rank) {
+  if (rank >= world)
+    fail("rank %d does not exist in this job of %d UEs (rccerun -nue %d): the MPI launcher started more ranks", rank,
+         world, world);
+  struct launch_ue_shared *rec = try_claim(job, rank);
+  if (!rec) fail("rank %d started twice", rank);
   return rec;
+}
+
+/* A rank of a spawned group (its rank counts in its own MPI_COMM_WORLD)
+ * takes the first spare UE nobody has claimed, and keeps it for the rest of
+ * the job: a UE never hosts two processes, so an address of the provider
+ * (fi_openscc://JOB:UE:EP) never names another process than the one that
+ * published it. */
+static struct launch_ue_shared *claim_spare_ue(const struct hw_job *job, int world, int rank, int *ue) {
+  int nue = (int)job->hdr->nue;
+  for (int u = world; u < nue; u++) {
+    struct launch_ue_shared *rec = try_claim(job, u);
+    if (!rec) continue;
+    rec->spawned_rank = rank;
+    __atomic_store_n(&rec->spawned, 1, __ATOMIC_RELEASE);
+    *ue = u;
+    return rec;
+  }
+  fprintf(stderr,
+          "openscc-rank: spawned rank %d finds no free UE: the job's %d spare UEs (rccerun --mpi-spawn-ues %d) "
+          "are taken\n",
+          rank, nue - world, nue - world);
+  /* Killed, not an exit status: MPICH's hydra waits on for a spawned process
+   * that exits non-zero before MPI_Init (its group then waits in MPI_Init
+   * for it), but ends the job when one is killed. */
+  kill(getpid(), SIGKILL);
+  exit(SETUP_FAILED);
 }
 
 /* The job segment named by rccerun, checked like a UE's (layout hash). */
@@ -133,6 +189,11 @@ run_program(const struct hw_job *job, int fd, int ue, pid_t wrapper, char **argv
   set_number("OPENSCC_UE", ue);
   set_number("OPENSCC_CORE", hw_ue(job, ue)->core);
   set_number("OPENSCC_NUE", (long)job->hdr->nue);
+  /* rccerun --model: the provider preloaded into the program only (docs/mpi.md
+   * "Model mode"), not into this wrapper, whose AddressSanitizer build refuses it. */
+  const char *preload = getenv("OPENSCC_RANK_PRELOAD");
+  if (preload && *preload) setenv("LD_PRELOAD", preload, 1);
+  unsetenv("OPENSCC_RANK_PRELOAD");
   execvp(argv[0], argv);
   fprintf(stderr, "openscc-rank: rank %d: cannot execute %s: %s\n", ue, argv[0], strerror(errno));
   _exit(SETUP_FAILED);
@@ -159,16 +220,14 @@ int main(int argc, char **argv) {
   if (argc < 2) fail("usage: openscc-rank PROGRAM [ARGS...] (started by rccerun --mpi's MPI launcher)");
   int rank = rank_from_environment();
   struct hw_job job;
-  int fd = attach(&job);
-  if (rank >= (int)job.hdr->nue)
-    fail("rank %d does not exist in this job of %u UEs (rccerun -nue %u): the MPI launcher started more ranks", rank,
-         job.hdr->nue, job.hdr->nue);
-  struct launch_ue_shared *rec = claim_record(&job, rank);
+  int fd = attach(&job), world = world_size(&job), ue = rank;
+  struct launch_ue_shared *rec =
+      spawned_process() ? claim_spare_ue(&job, world, rank, &ue) : claim_world_ue(&job, world, rank);
   sigset_t orig;
   install_forwarding(&orig);
   pid_t wrapper = getpid(), pid = fork();
   if (pid < 0) fail("rank %d: cannot fork: %s", rank, strerror(errno));
-  if (pid == 0) run_program(&job, fd, rank, wrapper, &argv[1], &orig);
+  if (pid == 0) run_program(&job, fd, ue, wrapper, &argv[1], &orig);
   close(fd);
   __atomic_store_n(&rec->program_pid, (int32_t)pid, __ATOMIC_RELEASE);
   program = pid;
