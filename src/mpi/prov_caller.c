@@ -11,9 +11,10 @@
  * bindings and MPICH's public names reach): a frame inside an exported
  * function of that name (Open MPI's PMPI_Testany), or inside the function
  * such an export jumps to (the MPICH wheel's PMPI_Testany is a 5-byte
- * `jmp` to a static function, so its own frame is never on the stack).  The hw layer asks only once a poll's spin
- * budget is spent (hw_poll_set_program_poll), so the walk (about a
- * microsecond, with the names cached) never slows the polls that spin. */
+ * `jmp` to a static function, so its own frame is never on the stack).
+ * The hw layer asks only when a poll would nap, past its spin and yield
+ * budgets (hw_poll_set_program_poll), so the walk (microseconds, with the
+ * names cached) never slows the polls that spin or yield. */
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <elf.h>
