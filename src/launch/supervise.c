@@ -10,7 +10,7 @@
  * in launch.ue (launch_shared.h).  rccerun is a child subreaper, so whatever
  * the launcher leaves behind (daemons, orphaned ranks) stays its descendant,
  * is stopped with the job and keeps the single-copy ptrace rule's ancestry
- * (rcce/init.c allow_single_copy_peers).  The checks are those of RCCE jobs,
+ * (hw_allow_peer_copies, src/hw/peer_copy.h).  The checks are those of RCCE jobs,
  * on the recorded exits.
  */
 #define _GNU_SOURCE
