@@ -17,6 +17,18 @@
  * (Mattern's four-counter method).  Rank 0 then checks the length against a
  * sequential IDA* search of the same instance.
  *
+ * The waves also bound the work, as sequential A* is bounded: a rank expands
+ * only nodes whose f is at most the f bound, which a wave raises to the
+ * minimum f over every rank's open list only when it finds no batch sent or
+ * received since the previous wave (the totals above, unchanged and equal):
+ * then no node is in flight, that minimum is the search frontier's, and it
+ * cannot exceed the optimal length while the goal is unexpanded (an optimal
+ * path always has a node on the frontier).  So no rank expands a node with f
+ * above the optimum.  Without the bound a rank whose low-f nodes all live on
+ * other ranks expands its own ever larger f layers whenever another rank is
+ * slow to be scheduled: on a loaded host a 34-move instance expanded nodes up
+ * to f = 84, millions of them, and timed out.
+ *
  * Usage: hda_star [SIDE [WALK [SEED]]]  -- a SIDE x SIDE puzzle (3 or 4)
  * scrambled by WALK random moves from the goal (default 4 60 1).
  */
@@ -226,6 +238,8 @@ struct search {
   size_t n_inflight, cap_inflight;
   uint64_t batches_sent, batches_received, expanded;
   uint32_t incumbent; /* best solution length known here */
+  uint32_t f_bound;   /* expand only nodes with f <= f_bound (raised by the waves) */
+  uint32_t largest_f; /* of the nodes expanded here */
 };
 
 static int owner_of(const struct search *S, state_t s) { return (int)(mix64(s) % (uint64_t)S->nranks); }
@@ -293,17 +307,22 @@ static void receive_batches(struct search *S) {
   }
 }
 
-/* Expand up to EXPAND_PER_ROUND nodes of the open list. */
+/* The f of the best node of the open list (NO_SOLUTION when it is empty). */
+static uint32_t best_open_f(const struct search *S) { return S->open.n ? S->open.v[0].f : NO_SOLUTION; }
+
+/* Expand up to EXPAND_PER_ROUND nodes of the open list, none above the f bound. */
 static void expand_some(struct search *S) {
   for (int k = 0; k < EXPAND_PER_ROUND && S->open.n; k++) {
-    struct node x = heap_pop(&S->open);
-    if (x.f >= S->incumbent) { /* the heap's best cannot beat the solution: nothing left */
+    if (best_open_f(S) >= S->incumbent) { /* the heap's best cannot beat the solution: nothing left */
       S->open.n = 0;
       break;
     }
+    if (best_open_f(S) > S->f_bound) break; /* wait for a wave to raise the bound */
+    struct node x = heap_pop(&S->open);
     size_t slot = closed_slot(&S->closed, x.state);
     if (S->closed.g[slot] < x.g) continue; /* reached more cheaply since it was queued */
     S->expanded++;
+    if (x.f > S->largest_f) S->largest_f = x.f;
     if (x.state == goal_state()) {
       S->incumbent = x.g;
       continue;
@@ -315,11 +334,11 @@ static void expand_some(struct search *S) {
 }
 
 /* One termination wave: sums of batches sent and received, and minima of
- * "has work" and the solution length. */
+ * "has work", the solution length and the best f of the open lists. */
 struct wave {
   MPI_Request req[2];
   uint64_t counts[2], counts_sum[2];
-  uint32_t mins[2], mins_min[2]; /* idle (1) or not, solution length */
+  uint32_t mins[3], mins_min[3]; /* idle (1) or not, solution length, best open f */
 };
 
 static void wave_start(struct search *S, struct wave *w) {
@@ -327,8 +346,9 @@ static void wave_start(struct search *S, struct wave *w) {
   w->counts[1] = S->batches_received;
   w->mins[0] = S->open.n == 0; /* idle: the minimum is 1 only when every rank is */
   w->mins[1] = S->incumbent;
+  w->mins[2] = best_open_f(S);
   MPI_Iallreduce(w->counts, w->counts_sum, 2, MPI_UINT64_T, MPI_SUM, MPI_COMM_WORLD, &w->req[0]);
-  MPI_Iallreduce(w->mins, w->mins_min, 2, MPI_UINT32_T, MPI_MIN, MPI_COMM_WORLD, &w->req[1]);
+  MPI_Iallreduce(w->mins, w->mins_min, 3, MPI_UINT32_T, MPI_MIN, MPI_COMM_WORLD, &w->req[1]);
 }
 
 int main(int argc, char **argv) {
@@ -348,6 +368,7 @@ int main(int argc, char **argv) {
   cells = side * side;
   state_t start = scramble(walk, seed);
   S.incumbent = NO_SOLUTION;
+  S.f_bound = (uint32_t)manhattan(start); /* the start node's f */
   S.outbox = calloc((size_t)S.nranks, sizeof *S.outbox);
   S.out_count = calloc((size_t)S.nranks, sizeof *S.out_count);
   for (int d = 0; d < S.nranks; d++) S.outbox[d] = malloc(2 * BATCH_NODES * sizeof(uint64_t));
@@ -367,8 +388,14 @@ int main(int argc, char **argv) {
     if (!done) continue;
     waves++;
     if (w.mins_min[1] < S.incumbent) S.incumbent = w.mins_min[1]; /* prune with the best length anywhere */
-    int idle = w.mins_min[0] == 1, balanced = w.counts_sum[0] == w.counts_sum[1];
-    if (idle && prev_idle && balanced && w.counts_sum[0] == prev_sent && w.counts_sum[1] == prev_received) break;
+    /* Quiet: no batch sent or received between the two waves' snapshots and
+     * none in flight (Mattern's four counters), so this wave's minimum f is
+     * the frontier's.  When every rank waits above the bound it stops
+     * sending, so a quiet wave soon raises the bound. */
+    int quiet = w.counts_sum[0] == w.counts_sum[1] && w.counts_sum[0] == prev_sent && w.counts_sum[1] == prev_received;
+    int idle = w.mins_min[0] == 1;
+    if (idle && prev_idle && quiet) break;
+    if (quiet && w.mins_min[2] != NO_SOLUTION && w.mins_min[2] > S.f_bound) S.f_bound = w.mins_min[2];
     prev_idle = idle;
     prev_sent = w.counts_sum[0];
     prev_received = w.counts_sum[1];
@@ -383,14 +410,16 @@ int main(int argc, char **argv) {
   MPI_Reduce(&S.expanded, &expanded_min, 1, MPI_UINT64_T, MPI_MIN, 0, MPI_COMM_WORLD);
   MPI_Reduce(&S.expanded, &expanded_max, 1, MPI_UINT64_T, MPI_MAX, 0, MPI_COMM_WORLD);
   MPI_Reduce(&S.expanded, &expanded_sum, 1, MPI_UINT64_T, MPI_SUM, 0, MPI_COMM_WORLD);
+  uint32_t largest_f;
+  MPI_Reduce(&S.largest_f, &largest_f, 1, MPI_UINT32_T, MPI_MAX, 0, MPI_COMM_WORLD);
   int status = 0;
   if (S.rank == 0) {
     int optimal = ida_star(start);
     printf("hda_star: %d-puzzle (walk %d, seed %u) on %d ranks: %u moves; sequential IDA*: %d moves -> %s\n", cells - 1,
            walk, seed, S.nranks, S.incumbent, optimal, S.incumbent == (uint32_t)optimal ? "optimal" : "NOT OPTIMAL");
-    printf("hda_star: expanded %llu nodes (per rank %llu .. %llu), %d termination waves, %.6f s\n",
-           (unsigned long long)expanded_sum, (unsigned long long)expanded_min, (unsigned long long)expanded_max, waves,
-           elapsed);
+    printf("hda_star: expanded %llu nodes (per rank %llu .. %llu), largest f %u, %d termination waves, %.6f s\n",
+           (unsigned long long)expanded_sum, (unsigned long long)expanded_min, (unsigned long long)expanded_max,
+           largest_f, waves, elapsed);
     status = S.incumbent != (uint32_t)optimal;
   }
   MPI_Bcast(&status, 1, MPI_INT, 0, MPI_COMM_WORLD);

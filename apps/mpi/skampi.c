@@ -7,18 +7,28 @@
  * reports SCC latencies (docs/mpi.md "Model mode").
  *
  *   skampi REPS OP SIZE [OP SIZE ...]
- *     sendrecv  MPI_Sendrecv round trip between ranks 0 and 1 (the others
- *               wait in a barrier), SIZE bytes each way
+ *     sendrecv  MPI_Sendrecv round trip between rank 0 and SKaMPI's partner
+ *               (below; the others wait), SIZE bytes each way
  *     gather    MPI_Gather to rank 0, SIZE bytes per rank
  *     scatter   MPI_Scatter from rank 0, SIZE bytes per rank
  *     bcast     MPI_Bcast from rank 0 of SIZE bytes
  *     barrier   MPI_Barrier (SIZE ignored)
+ *     pair      SIZE 0: choose the sendrecv partner SKaMPI's way (below);
+ *               SIZE 1..np-1: that rank is the partner (a measurement
+ *               repeatable across runs: the host's interleaving can reorder
+ *               ranks whose ping-pongs differ by a few ns)
  *
  * Each measurement runs the operation once untimed, checking the data it
  * delivered, then REPS times, each started at the same moment on every rank
  * (SKaMPI's synchronized start, below); the latency is the mean over the
  * runs of the slowest rank's time.  One line per measurement:
  *   skampi op=gather size=16384 ranks=48 usec=1234.567
+ * The point-to-point pair is SKaMPI 5's comm2_max_latency_with_root (its
+ * skampi_pt2pt.ski): rank 0 ping-pongs with every other rank in turn and
+ * measures with the one whose shortest round trip is the longest (on the
+ * SCC, a core on the far corner of the mesh; the first sendrecv chooses it
+ * unless a pair OP named one); a line names it:
+ *   skampi pair 0-46 pingpong_usec=2.287
  * Exit status 1 on bad arguments or data that arrived wrong.
  */
 #include <mpi.h>
@@ -30,11 +40,12 @@
 /* The first start time's distance from rank 0's clock; doubled while too short. */
 #define INITIAL_SLACK_S 100e-6
 
-enum op { OP_SENDRECV, OP_GATHER, OP_SCATTER, OP_BCAST, OP_BARRIER };
-static const char *const op_names[] = {"sendrecv", "gather", "scatter", "bcast", "barrier"};
+enum op { OP_SENDRECV, OP_GATHER, OP_SCATTER, OP_BCAST, OP_BARRIER, OP_PAIR };
+static const char *const op_names[] = {"sendrecv", "gather", "scatter", "bcast", "barrier", "pair"};
 #define N_OPS (int)(sizeof op_names / sizeof op_names[0])
 
 static int me, np;
+static int partner = 0; /* rank 0's partner in sendrecv (choose_partner); 0: not chosen yet */
 
 /* The byte rank r puts at offset i of its block. */
 static unsigned char pattern(int r, size_t i) { return (unsigned char)(r * 31 + i * 7 + 1); }
@@ -60,14 +71,17 @@ struct buffers {
 static void run_op(enum op op, const struct buffers *b, int size) {
   switch (op) {
     case OP_SENDRECV:
-      if (me < 2)
-        MPI_Sendrecv(b->send, size, MPI_BYTE, 1 - me, TAG, b->recv, size, MPI_BYTE, 1 - me, TAG, MPI_COMM_WORLD,
+      if (me == 0 || me == partner) {
+        int other = me == 0 ? partner : 0;
+        MPI_Sendrecv(b->send, size, MPI_BYTE, other, TAG, b->recv, size, MPI_BYTE, other, TAG, MPI_COMM_WORLD,
                      MPI_STATUS_IGNORE);
+      }
       break;
     case OP_GATHER: MPI_Gather(b->send, size, MPI_BYTE, b->recv, size, MPI_BYTE, 0, MPI_COMM_WORLD); break;
     case OP_SCATTER: MPI_Scatter(b->send, size, MPI_BYTE, b->recv, size, MPI_BYTE, 0, MPI_COMM_WORLD); break;
     case OP_BCAST: MPI_Bcast(me == 0 ? b->send : b->recv, size, MPI_BYTE, 0, MPI_COMM_WORLD); break;
     case OP_BARRIER: MPI_Barrier(MPI_COMM_WORLD); break;
+    case OP_PAIR: break; /* not an operation: main() handles it */
   }
 }
 
@@ -79,7 +93,7 @@ static void checked_run(enum op op, const struct buffers *b, int size) {
   else fill(b->send, n, me);
   memset(b->recv, 0, n * (size_t)np);
   run_op(op, b, size);
-  if (op == OP_SENDRECV && me < 2) check("sendrecv", b->recv, n, 1 - me);
+  if (op == OP_SENDRECV && (me == 0 || me == partner)) check("sendrecv", b->recv, n, me == 0 ? partner : 0);
   if (op == OP_GATHER && me == 0)
     for (int r = 0; r < np; r++) check("gather", b->recv + (size_t)r * n, n, r);
   if (op == OP_SCATTER) check("scatter", b->recv, n, me);
@@ -126,6 +140,47 @@ static double synchronized_op(enum op op, const struct buffers *b, int size, dou
   }
 }
 
+/* The shortest of PAIR_PINGPONGS 8-byte ping-pong round trips between
+ * rank 0 and rank r, on those two ranks (SKaMPI's ping_pong() in
+ * determine_time_differences, whose td_max - td_min bounds the shortest
+ * round trip); 0 elsewhere. */
+#define PAIR_PINGPONGS 32
+static double shortest_round_trip(int r) {
+  double best = 0, payload = 0;
+  if (me != 0 && me != r) return 0;
+  for (int i = 0; i < PAIR_PINGPONGS; i++) {
+    double t0 = MPI_Wtime();
+    if (me == 0) {
+      MPI_Send(&payload, 1, MPI_DOUBLE, r, TAG, MPI_COMM_WORLD);
+      MPI_Recv(&payload, 1, MPI_DOUBLE, r, TAG, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    } else {
+      MPI_Recv(&payload, 1, MPI_DOUBLE, 0, TAG, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+      MPI_Send(&payload, 1, MPI_DOUBLE, 0, TAG, MPI_COMM_WORLD);
+    }
+    double t = MPI_Wtime() - t0;
+    if (i == 0 || t < best) best = t;
+  }
+  return best;
+}
+
+/* SKaMPI's comm2_max_latency_with_root: rank 0 ping-pongs with ranks 1..np-1
+ * in turn, each pair after a barrier, and the first rank with the longest
+ * shortest round trip becomes the partner of every rank. */
+static void choose_partner(void) {
+  double worst = -1;
+  partner = 1;
+  for (int r = 1; r < np; r++) {
+    MPI_Barrier(MPI_COMM_WORLD);
+    double t = shortest_round_trip(r);
+    if (me == 0 && t > worst) {
+      worst = t;
+      partner = r;
+    }
+  }
+  MPI_Bcast(&partner, 1, MPI_INT, 0, MPI_COMM_WORLD);
+  if (me == 0) printf("skampi pair 0-%d pingpong_usec=%.3f\n", partner, worst * 1e6);
+}
+
 /* Seconds per operation: the mean over reps synchronized runs, after the
  * checked one. */
 static double measure(enum op op, const struct buffers *b, int size, int reps) {
@@ -152,7 +207,7 @@ static int parse_op(const char *s) {
 static int usage(const char *why) {
   if (me == 0)
     fprintf(stderr,
-            "skampi: %s\nusage: skampi REPS OP SIZE [OP SIZE ...] (OP: sendrecv gather scatter bcast barrier; "
+            "skampi: %s\nusage: skampi REPS OP SIZE [OP SIZE ...] (OP: sendrecv gather scatter bcast barrier pair; "
             "REPS 1..16777216, SIZE 0..16777216 bytes)\n",
             why);
   return 1;
@@ -167,6 +222,7 @@ static int parse_args(int argc, char **argv, int *reps, int *max_size) {
     int size;
     if (parse_op(argv[a]) < 0) return usage("unknown OP");
     if (parse_int(argv[a + 1], 0, &size) != 0) return usage("SIZE must be a whole number from 0 to 16777216");
+    if (parse_op(argv[a]) == OP_PAIR && size >= np) return usage("pair names a rank from 1 to the number of ranks - 1");
     if (size > *max_size) *max_size = size;
   }
   if (np < 2) return usage("needs at least 2 ranks");
@@ -191,6 +247,13 @@ int main(int argc, char **argv) {
   for (int a = 2; a < argc; a += 2) {
     enum op op = (enum op)parse_op(argv[a]);
     int size = op == OP_BARRIER ? 0 : atoi(argv[a + 1]);
+    if (op == OP_PAIR) {
+      if (size > 0 && me == 0) printf("skampi pair 0-%d (named)\n", size);
+      if (size > 0) partner = size;
+      else choose_partner();
+      continue;
+    }
+    if (op == OP_SENDRECV && partner == 0) choose_partner();
     double s = measure(op, &b, size, reps);
     if (me == 0) printf("skampi op=%s size=%d ranks=%d usec=%.3f\n", op_names[op], size, np, s * 1e6);
   }

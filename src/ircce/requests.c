@@ -12,7 +12,7 @@ const int iRCCE_ANY_LENGTH = INT_MIN;
 int iRCCE_init(void) { return iRCCE_SUCCESS; }
 
 /* A receive may take iRCCE_ANY_LENGTH (big flags: the size travels in the
- * sent flag's line, rcce/link.c). */
+ * sent flag's line, rcce/link.h). */
 /* The buffer is checked as RCCE_send/RCCE_recv check theirs: NULL with
  * bytes to move gives RCCE_ERROR_SOURCE (send) or RCCE_ERROR_TARGET
  * (receive; an any-length receive may bring bytes whatever its size). */

@@ -1,8 +1,10 @@
 /*
  * The channel engine (channel.h): RCKMPI's SCCMPB channel protocol over the
  * emulated MPB, [RCKMPI-2011] sec. II (docs/mpi-channel.md).  One engine
- * for both kinds; the geometry (channel_geometry.c) says where the EWSs and
- * the gEWS lie.
+ * for both kinds (chan_rckmpi_ops); the geometry (channel_geometry.c) says
+ * where the EWSs and the gEWS lie.  The public functions at the end
+ * dispatch through the open channel's operations table (chan_ops: this
+ * engine's, or sccmpich's in channel_sccmpich*.c).
  *
  * A packet (header + payload) moves in rounds.  Sender, per destination:
  * wait until the receiver consumed my previous round (its receive sequence
@@ -31,6 +33,42 @@ struct chan_state chan;
 #define SEND_SEQ_SLOT ((int)offsetof(struct chan_meta, send_seq) * 8)
 #define RECV_SEQ_SLOT ((int)offsetof(struct chan_meta, recv_seq) * 8)
 
+/* Whether a flag the other UE wrote with `value` has arrived by my clock.
+ * UEs run in host order, not virtual-time order: a round (or a receive
+ * sequence) already in the MPB may carry a stamp after my clock.  While
+ * this UE still has work of its own (a progress call from a provider call
+ * that posts a receive or a send), RCKMPI's engine would have polled, found
+ * nothing yet and gone on; a UE with nothing else to do waits for the
+ * earliest of them (mpi_channel_idle: rck_after_wait). */
+static int flag_arrived(const volatile void *word, int slot, uint8_t value) {
+  if (!timing_enabled) return 1;
+  uint64_t stamp = timing_flag_stamp(word, slot, value), now = timing_now();
+  return stamp <= (chan.horizon > now ? chan.horizon : now);
+}
+
+static uint64_t earlier(uint64_t a, const volatile void *word, int slot, uint8_t value) {
+  uint64_t s = timing_flag_stamp(word, slot, value);
+  return s < a ? s : a;
+}
+
+/* When a UE's wait ends (chan_ops.after_wait): the earliest stamp among the
+ * rounds in my EWSs and the receive sequences that free mine becomes the
+ * horizon up to which flags count as arrived, so the UE waits for the first
+ * event in virtual time, not for the first the host happened to run. */
+static void rck_after_wait(void) {
+  uint64_t h = UINT64_MAX;
+  for (int u = 0; u < chan.nue; u++) {
+    const struct chan_meta *in = chan_meta_of(chan.rx[u].ews), *out = chan_meta_of(chan.tx[u].ews);
+    uint8_t s = __atomic_load_n(&in->send_seq, __ATOMIC_ACQUIRE);
+    if (s != chan.rx[u].seq) h = earlier(h, &in->send_seq, SEND_SEQ_SLOT, s);
+    uint8_t r = __atomic_load_n(&out->recv_seq, __ATOMIC_ACQUIRE);
+    /* a consumed round counts only when a packet waits for its EWS */
+    if (chan.tx[u].head && chan.tx[u].in_flight && r == chan.tx[u].seq)
+      h = earlier(h, &out->recv_seq, RECV_SEQ_SLOT, r);
+  }
+  chan.horizon = h == UINT64_MAX ? 0 : h; /* none there: none counts early */
+}
+
 static int core_of(int ue) { return hw_ue(chan.job, ue)->core; }
 
 unsigned char *chan_ews(int to, int from) {
@@ -42,22 +80,33 @@ unsigned char *chan_gews_chunk(int ue, uint32_t i) {
   return hw_mpb(chan.job, core_of(ue)) + chan.g.gews_off + (size_t)i * chan.g.chunk_bytes;
 }
 
-static void fatal(const char *what) {
+void chan_fatal(const char *what) {
   fprintf(stderr, "openscc mpi channel: UE %d: %s\n", chan.me, what);
   abort();
 }
 
-/* Fletcher-16 (RFC 1146) over the sender's metadata fields: the checksum of
- * [RCKMPI-2011] sec. II-A, against a corrupted EWS. */
+/* The 16-bit lanes of `lanes` weighted by the lanes of `weights` in
+ * reverse order, summed: the top lane of the product.  Exact while no
+ * lane's sum of (at most four) products reaches 2^16, so that none carries
+ * into the next: here lanes up to 510 (even + odd bytes) with weights 1,
+ * or up to 255 with weights up to 8 (at most 8160). */
+static inline uint32_t lanes_dot(uint64_t lanes, uint64_t weights) { return (uint32_t)(lanes * weights >> 48); }
+
+/* Fletcher-16 (RFC 1146) over the sender's metadata fields, as 24
+ * little-endian bytes b[i]: the checksum of [RCKMPI-2011] sec. II-A,
+ * against a corrupted EWS.  s1 = sum b[i], s2 = sum (24 - i) b[i], both
+ * mod 255 (the sums stay far below 2^32: one reduction at the end).  Eight
+ * bytes at a time: the even and the odd bytes of a word in 16-bit lanes,
+ * byte j of word k weighing (8 - j) + 8 (2 - k) -- a quarter of the
+ * byte loop's instructions, once per round on each side. */
 static uint16_t meta_checksum(uint32_t round, uint64_t packet, uint32_t mask, uint8_t seq) {
   const uint64_t fields[3] = {round | (uint64_t)seq << 32, packet, mask};
-  const unsigned char *b = (const unsigned char *)fields;
   uint32_t s1 = 0, s2 = 0;
-  /* The sums of 24 bytes stay far below 2^32: one reduction at the end
-   * gives what reducing at every step gives (once per round on each side). */
-  for (size_t i = 0; i < sizeof fields; i++) {
-    s1 += b[i];
-    s2 += s1;
+  for (uint32_t k = 0; k < 3; k++) {
+    uint64_t even = fields[k] & 0x00ff00ff00ff00ffull, odd = fields[k] >> 8 & 0x00ff00ff00ff00ffull;
+    uint32_t sum = lanes_dot(even + odd, 0x0001000100010001ull);
+    s1 += sum;
+    s2 += lanes_dot(even, 0x0008000600040002ull) + lanes_dot(odd, 0x0007000500030001ull) + (16 - 8 * k) * sum;
   }
   return (uint16_t)(s2 % 255 << 8 | s1 % 255);
 }
@@ -133,7 +182,7 @@ static int round_consumed(int dest) {
   if (!t->in_flight) return 1;
   struct chan_meta *m = chan_meta_of(t->ews);
   uint8_t r = __atomic_load_n(&m->recv_seq, __ATOMIC_ACQUIRE);
-  if (r != t->seq) return 0;
+  if (r != t->seq || !flag_arrived(&m->recv_seq, RECV_SEQ_SLOT, r)) return 0;
   if (timing_enabled) timing_flag_seen(&m->recv_seq, RECV_SEQ_SLOT, r);
   chan.gews_free |= t->gews_held;
   t->gews_held = 0;
@@ -187,8 +236,9 @@ static void publish_round(int dest, unsigned char *ews, uint32_t round, uint64_t
 
 /* The receiver consumed the single-copy rendezvous of the packet at the
  * head of dest's queue, and left the outcome in the EWS payload: the
- * payload is in its target (the packet is done), or it was refused (the
- * rounds carry it, from its first byte). */
+ * payload is in its target (the packet is done), or it was refused or
+ * withdrawn (the rounds carry it, from its first byte; only a refusal
+ * stops later single copies). */
 static void copy_consumed(int dest, const unsigned char *status) {
   struct chan_tx *t = &chan.tx[dest];
   struct mpi_out_packet *p = t->head;
@@ -196,8 +246,8 @@ static void copy_consumed(int dest, const unsigned char *status) {
   if (*status == CHAN_COPY_DONE) {
     p->sent = MPI_PACKET_HEADER + p->payload_bytes;
     packet_sent(dest, p);
-  } else {
-    chan.copy_ok = 0;
+  } else if (*status == CHAN_COPY_REFUSED) {
+    chan.copy_ok = 0; /* no more rendezvous (a withdrawn copy is no refusal: the next ones still try) */
   }
 }
 
@@ -273,7 +323,8 @@ int chan_finish_sent(void) {
 
 static int round_there(int src) {
   struct chan_meta *m = chan_meta_of(chan.rx[src].ews);
-  return __atomic_load_n(&m->send_seq, __ATOMIC_ACQUIRE) != chan.rx[src].seq;
+  uint8_t seq = __atomic_load_n(&m->send_seq, __ATOMIC_ACQUIRE);
+  return seq != chan.rx[src].seq && flag_arrived(&m->send_seq, SEND_SEQ_SLOT, seq);
 }
 
 /* The header is complete: the provider chooses the payload's target. */
@@ -321,7 +372,7 @@ static void check_meta(int src, const struct chan_meta *m, uint8_t seq, uint32_t
     snprintf(what, sizeof what,
              "corrupt EWS metadata from UE %d (round %u bytes, packet %llu bytes, gEWS mask 0x%08x, checksum 0x%04x)",
              src, round, (unsigned long long)packet, mask, m->checksum);
-    fatal(what);
+    chan_fatal(what);
   }
 }
 
@@ -384,15 +435,13 @@ static void receive_round(int src) {
 
 /* --- wait conditions (mpi_channel_idle) ------------------------------------ */
 
-int chan_round_waiting(void) {
-  if (chan_sccm_is_open()) return chan_sccm_round_waiting();
+static int rck_round_waiting(void) {
   for (int src = 0; src < chan.nue; src++)
     if (round_there(src)) return 1;
   return 0;
 }
 
-int chan_can_send(void) {
-  if (chan_sccm_is_open()) return chan_sccm_can_send();
+static int rck_can_send(void) {
   if (chan.done_head) return 1;
   for (int d = 0; d < chan.nue; d++) {
     const struct chan_tx *t = &chan.tx[d];
@@ -422,41 +471,86 @@ static void resume_sequences(void) {
   }
 }
 
-int mpi_channel_open(struct hw_job *job, int ue, enum mpi_channel_kind kind, const struct mpi_channel_sink *sink,
-                     char *err, size_t errlen) {
-  if (chan_sccm_kind(kind)) return chan_sccm_open(job, ue, kind, sink, err, errlen);
-  int nue = (int)job->hdr->nue;
-  if (chan.open) return snprintf(err, errlen, "the MPI channel of UE %d is already open", chan.me), -1;
-  if (ue < 0 || ue >= nue) return snprintf(err, errlen, "UE %d is not a UE of this job (%d UEs)", ue, nue), -1;
-  struct chan_state c = {.job = job, .me = ue, .nue = nue, .sink = *sink};
-  if (chan_geometry_of(kind, &job->hdr->chip, nue, &c.g, err, errlen) != 0) return -1;
-  c.stats = mpi_ue_shared_of(job, ue);
-  if (!c.stats)
-    return snprintf(err, errlen, "the job segment has no %s region (rccerun is from another build)", MPI_UE_REGION), -1;
-  c.tx = calloc((size_t)nue, sizeof *c.tx);
-  c.rx = calloc((size_t)nue, sizeof *c.rx);
-  if (!c.tx || !c.rx) {
-    free(c.tx);
-    free(c.rx);
-    return snprintf(err, errlen, "out of memory for the MPI channel's state of %d UEs", nue), -1;
+/* The rckmpi engine's state: its geometry, its FIFOs and EWSs, its gEWS. */
+static int rck_open(enum mpi_channel_kind kind, char *err, size_t errlen) {
+  if (chan_geometry_of(kind, &chan.job->hdr->chip, chan.nue, &chan.g, err, errlen) != 0) return -1;
+  chan.tx = calloc((size_t)chan.nue, sizeof *chan.tx);
+  chan.rx = calloc((size_t)chan.nue, sizeof *chan.rx);
+  if (!chan.tx || !chan.rx) {
+    free(chan.tx);
+    free(chan.rx);
+    return snprintf(err, errlen, "out of memory for the MPI channel's state of %d UEs", chan.nue), -1;
   }
-  c.gews_free = c.g.gews_chunks ? (uint32_t)(0xffffffffull << (32 - c.g.gews_chunks)) : 0;
-  c.open = 1;
-  chan = c;
+  chan.gews_free = chan.g.gews_chunks ? (uint32_t)(0xffffffffull << (32 - chan.g.gews_chunks)) : 0;
   resume_sequences();
   chan_copy_open();
   return 0;
 }
 
-void mpi_channel_close(void) {
-  if (chan_sccm_is_open()) {
-    chan_sccm_close();
-    return;
-  }
+static void rck_close(void) {
+  chan_copy_close();
   free(chan.tx);
   free(chan.rx);
+}
+
+static void rck_post(struct mpi_out_packet *p) {
+  struct chan_tx *t = &chan.tx[p->dest];
+  int first = chan_queue(&t->head, &t->tail, p);
+  chan.active_dests += first;
+  chan_start(p->dest, first, send_round);
+}
+
+/* Read the rounds waiting (round-robin), then write the rounds that can go. */
+static int rck_move(void) { return chan_poll_senders(round_there, receive_round) + send_rounds(); }
+
+/* Asked when p's buffers go back to the caller: a single copy its receiver
+ * has not claimed yet is withdrawn (it follows in rounds). */
+static int rck_copying(const struct mpi_out_packet *p) {
+  return chan.tx[p->dest].copy && chan.tx[p->dest].head == p && !chan_copy_withdraw(p->dest);
+}
+
+const struct chan_ops chan_rckmpi_ops = {
+    .open = rck_open,
+    .close = rck_close,
+    .post = rck_post,
+    .move = rck_move,
+    .round_waiting = rck_round_waiting,
+    .can_send = rck_can_send,
+    .copying = rck_copying,
+    .after_wait = rck_after_wait,
+    .packet_bits = 48, /* the metadata's packet size */
+};
+
+static const struct chan_ops *ops_of(enum mpi_channel_kind kind) {
+  return kind == MPI_CHANNEL_SCCMPICH || kind == MPI_CHANNEL_SCCMPICH_NORMAL ? &chan_sccm_ops : &chan_rckmpi_ops;
+}
+
+int mpi_channel_open(struct hw_job *job, int ue, enum mpi_channel_kind kind, const struct mpi_channel_sink *sink,
+                     char *err, size_t errlen) {
+  int nue = (int)job->hdr->nue;
+  if (chan.open) return snprintf(err, errlen, "the MPI channel of UE %d is already open", chan.me), -1;
+  if (ue < 0 || ue >= nue) return snprintf(err, errlen, "UE %d is not a UE of this job (%d UEs)", ue, nue), -1;
+  struct chan_state c = {
+      .ops = ops_of(kind), .job = job, .me = ue, .nue = nue, .sink = *sink, .stats = mpi_ue_shared_of(job, ue)};
+  if (!c.stats)
+    return snprintf(err, errlen, "the job segment has no %s region (rccerun is from another build)", MPI_UE_REGION), -1;
+  chan = c; /* the engine's open reads it, and mpi_channel_idle (channel_wait.c) sleeps on chan.job / chan.me */
+  if (chan.ops->open(kind, err, errlen) != 0) {
+    memset(&chan, 0, sizeof chan);
+    return -1;
+  }
+  chan.open = 1;
+  return 0;
+}
+
+void mpi_channel_close(void) {
+  if (chan.open) chan.ops->close();
   memset(&chan, 0, sizeof chan);
 }
+
+/* Wait conditions of mpi_channel_idle (channel_wait.c, only while open). */
+int chan_round_waiting(void) { return chan.ops->round_waiting(); }
+int chan_can_send(void) { return chan.ops->can_send(); }
 
 static void check_packet(const struct mpi_out_packet *p) {
   char what[160];
@@ -467,54 +561,35 @@ static void check_packet(const struct mpi_out_packet *p) {
   else if (sum != p->payload_bytes)
     snprintf(what, sizeof what, "packet to UE %d says %llu payload bytes, its iov holds %llu", p->dest,
              (unsigned long long)p->payload_bytes, (unsigned long long)sum);
-  else if (MPI_PACKET_HEADER + p->payload_bytes >= 1ull << 48)
-    snprintf(what, sizeof what, "packet of %llu bytes is beyond the channel's 48-bit packet size",
-             (unsigned long long)p->payload_bytes);
+  else if (chan.ops->packet_bits < 64 && MPI_PACKET_HEADER + p->payload_bytes >= 1ull << chan.ops->packet_bits)
+    snprintf(what, sizeof what, "packet of %llu bytes is beyond the channel's %d-bit packet size",
+             (unsigned long long)p->payload_bytes, chan.ops->packet_bits);
   else return;
-  fatal(what);
+  chan_fatal(what);
 }
 
 void mpi_channel_post(struct mpi_out_packet *p) {
-  if (chan_sccm_is_open()) {
-    chan_sccm_post(p);
-    return;
-  }
-  if (!chan.open) fatal("packet posted to a channel that is not open");
+  if (!chan.open) chan_fatal("packet posted to a channel that is not open");
   check_packet(p);
-  struct chan_tx *t = &chan.tx[p->dest];
-  p->next = NULL;
-  p->sent = 0;
-  p->iov_index = p->iov_offset = 0;
-  if (t->tail) {
-    t->tail->next = p;
-  } else {
-    t->head = p;
-    chan.active_dests++;
-  }
-  t->tail = p;
-  chan.pending++;
-  if (chan.in_engine || t->head != p) return; /* from a callback, or behind others: progress moves it */
-  chan.in_engine = 1;
-  send_round(p->dest); /* start moving it at once (done() waits for progress) */
-  chan.in_engine = 0;
+  chan.ops->post(p);
 }
 
 int mpi_channel_progress(void) {
-  if (chan_sccm_is_open()) return chan_sccm_progress();
   if (!chan.open || chan.in_engine) return 0;
   chan.in_engine = 1;
   int moved = chan_finish_sent();
-  moved += chan_poll_senders(round_there, receive_round);
-  moved += send_rounds();
+  moved += chan.ops->move();
   moved += chan_finish_sent();
   chan.in_engine = 0;
-  if (moved) hw_poll_fruitful();
+  if (moved) {
+    chan.horizon = 0;
+    hw_poll_fruitful();
+  }
   return moved;
 }
 
 uint64_t mpi_channel_pending(void) { return chan.pending; }
 
 int mpi_channel_copying(const struct mpi_out_packet *p) {
-  if (chan_sccm_is_open()) return 0; /* sccmpich moves every payload through the MPB */
-  return chan.open && p->dest >= 0 && p->dest < chan.nue && chan.tx[p->dest].copy && chan.tx[p->dest].head == p;
+  return chan.open && p->dest >= 0 && p->dest < chan.nue && chan.ops->copying(p);
 }

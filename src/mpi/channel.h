@@ -112,9 +112,14 @@ struct mpi_idle_lock {
 void mpi_channel_idle_unlocked(const struct mpi_idle_lock *lock, int show_blocked);
 /* Packets queued and not yet done. */
 uint64_t mpi_channel_pending(void);
-/* Whether p's receiver may be copying its payload straight from p's buffers
- * right now (native single copy, docs/mpi-channel.md): until done(), p's
- * iov and buffers must then stay as they are. */
+/* Asked when p's buffers go back to the caller (native single copy,
+ * docs/mpi-channel.md): withdraws p's single copy if its receiver has not
+ * claimed it, whose payload then follows in rounds from p's iov as it is
+ * then (the caller may re-point the iov entries, with the same lengths);
+ * 0 then, or when p has no single copy under way (or its receiver is gone
+ * after claiming it: p is never done).  1: the receiver claimed it and is
+ * copying from p's buffers: keep p's iov and buffers as they are until
+ * done() or a later 0. */
 int mpi_channel_copying(const struct mpi_out_packet *p);
 
 #endif

@@ -3,8 +3,8 @@
  * copy"), as RCCE's native path copies large messages (rcce/single_copy.c):
  * a packet whose payload is at least CHAN_COPY_MIN bytes moves in one round
  * of the usual protocol, the rendezvous, which carries the packet's header
- * and a descriptor of the sender's payload (its process and the address of
- * its iov array) instead of the payload.  The receiver copies the payload
+ * and a descriptor of the sender's payload (its process, and the address of
+ * the payload or of its iov array) instead of the payload.  The receiver copies the payload
  * straight from the sender's buffers into the provider's target
  * (process_vm_readv, hw/peer_copy.h), writes the outcome into the EWS
  * payload and then publishes its receive sequence as for any round: the
@@ -12,17 +12,27 @@
  * done (its buffers reusable) only then.  A refused copy (Yama's
  * ptrace_scope 2 or 3, a sender that forbids ptrace) leaves the payload to
  * the ordinary rounds that follow, and the sender sends no more single
- * copies.  The EWS, the sequences, the doorbells, the packet order, the
+ * copies.  The descriptor's pid is also a claim word: the receiver swaps
+ * it for CLAIM_TAKEN before it reads anything, a sender taking its buffers
+ * back (its endpoint or channel closing) swaps it for CLAIM_WITHDRAWN; the
+ * first swap decides, so the receiver never reads buffers the sender gave
+ * back, and a sender that lost waits for the receiver's status (it copies
+ * within its current progress call), or until the receiver is gone.  A
+ * withdrawn payload follows in rounds too.  The receiver reads only the
+ * process that is UE src: its pid (hw_ue) and its start time, recorded at
+ * open in the mpi layer's per-UE state, must both match.  The EWS, the sequences, the doorbells, the packet order, the
  * statistics' packets and bytes and the monitoring records are those of the
  * MPB path; only the payload bypasses the MPB.  Model mode never takes this
  * path: its rounds are what the model charges (timing.h).
  */
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "../hw/peer_copy.h"
+#include "../hw/wait.h"
 #include "channel_internal.h"
 
 /* Payloads from this size on go by single copy: below it the rounds through
@@ -32,19 +42,64 @@
 /* The sender's iov entries the receiver reads at most (the provider's are fewer). */
 #define CHAN_COPY_IOV_MAX 64
 
-/* The descriptor after the header in the rendezvous round. */
+/* The descriptor after the header in the rendezvous round.  One piece
+ * (the usual case: an MPI library sends from one buffer) is described
+ * directly, which saves the receiver the system call that reads the iov
+ * array. */
 struct chan_copy_desc {
-  int32_t pid;
-  uint32_t iov_count;
-  uint64_t iov_addr; /* the sender's struct iovec[iov_count] */
+  int32_t pid;        /* the sender's process; the claim word (below) */
+  uint32_t iov_count; /* 0: one piece, at addr, of the packet's payload length */
+  uint64_t addr;      /* the payload, or the sender's struct iovec[iov_count] */
 };
 _Static_assert(sizeof(struct chan_copy_desc) == CHAN_COPY_DESC_BYTES, "descriptor size");
+/* The claim word's values besides the sender's pid (never a process id). */
+#define CLAIM_TAKEN (-1)
+#define CLAIM_WITHDRAWN 0
+
+/* This process's id, read once (getpid is a system call). */
+static int32_t my_pid;
+
+/* How many polls of a claimed rendezvous between looks for the receiver's
+ * process (a system call; its state is read every poll). */
+#define CLAIM_PROCESS_CHECK 64
+static unsigned claim_polls;
+
+/* The start time of process pid: field 22 of /proc/pid/stat (proc(5),
+ * clock ticks since boot), which tells apart two processes that had the
+ * same pid; 0: unknown (no such process).  The fields after the command
+ * name, which may hold spaces and parentheses, follow its last ')'. */
+static uint64_t process_start_time(pid_t pid) {
+  char path[40], buf[1024];
+  snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
+  int fd = open(path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return 0;
+  ssize_t n = read(fd, buf, sizeof buf - 1);
+  close(fd);
+  if (n <= 0) return 0;
+  buf[n] = 0;
+  char *at = strrchr(buf, ')');
+  unsigned long long start = 0;
+  /* after ") ": fields 3 (state) to 21, then 22 */
+  if (!at ||
+      sscanf(at + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %*u %*u %*d %*d %*d %*d %*d %*d %llu", &start) != 1)
+    return 0;
+  return start;
+}
+
+/* The claim word of the rendezvous in the EWS `ews` (in the receiver's
+ * MPB): 4-byte aligned, as EWSs start on a line and metadata and header
+ * are multiples of 4 bytes. */
+static int32_t *claim_word(unsigned char *ews) {
+  return (int32_t *)(ews + chan.g.meta_bytes + MPI_PACKET_HEADER + offsetof(struct chan_copy_desc, pid));
+}
 
 void chan_copy_open(void) {
   const struct hw_header *h = chan.job->hdr;
   /* The rendezvous (header + descriptor) must fit one EWS round. */
   chan.copy_ok = h->set.single_copy && !h->set.model && chan.g.ews_payload >= MPI_PACKET_HEADER + CHAN_COPY_DESC_BYTES;
   if (chan.copy_ok) hw_allow_peer_copies(h);
+  my_pid = (int32_t)getpid();
+  if (chan.copy_ok) chan.stats->start_time = process_start_time(my_pid); /* before any rendezvous */
 }
 
 int chan_copy_wanted(const struct mpi_out_packet *p) {
@@ -52,8 +107,27 @@ int chan_copy_wanted(const struct mpi_out_packet *p) {
 }
 
 void chan_copy_describe(const struct mpi_out_packet *p, unsigned char *to) {
-  const struct chan_copy_desc d = {(int32_t)getpid(), (uint32_t)p->iov_count, (uint64_t)(uintptr_t)p->iov};
+  const int one = p->iov_count == 1;
+  const struct chan_copy_desc d = {my_pid, one ? 0 : (uint32_t)p->iov_count,
+                                   (uint64_t)(uintptr_t)(one ? p->iov[0].iov_base : (const void *)p->iov)};
   memcpy(to, &d, sizeof d);
+}
+
+/* The sender's iov as described: one piece, or their array (read from
+ * them: an array that does not hold the packet's payload is not the
+ * packet's); how many entries, or -1 (refused). */
+static int their_iov(pid_t pid, const struct chan_copy_desc *d, const struct chan_rx *r, struct iovec *theirs) {
+  uint64_t payload = r->packet_bytes - MPI_PACKET_HEADER;
+  if (d->iov_count == 0) {
+    theirs[0] = (struct iovec){(void *)(uintptr_t)d->addr, payload};
+    return 1;
+  }
+  const struct iovec table = {theirs, d->iov_count * sizeof *theirs},
+                     where = {(void *)(uintptr_t)d->addr, d->iov_count * sizeof *theirs};
+  if (hw_peer_copyv(pid, &table, 1, &where, 1, 0) != 0) return -1;
+  uint64_t total = 0;
+  for (uint32_t i = 0; i < d->iov_count; i++) total += theirs[i].iov_len;
+  return total == payload ? (int)d->iov_count : -1;
 }
 
 uint8_t chan_copy_pull(int src, const unsigned char *desc, struct chan_rx *r) {
@@ -64,19 +138,64 @@ uint8_t chan_copy_pull(int src, const unsigned char *desc, struct chan_rx *r) {
             src, d.iov_count);
     abort();
   }
-  /* Only from the process that is UE src (a stale descriptor of an exited
-   * sender must not read whatever process now has its pid). */
-  if (d.pid != hw_ue(chan.job, src)->pid) return CHAN_COPY_REFUSED;
+  /* Claim it, from the process that is UE src only: its pid, and its start
+   * time, so that a stale descriptor of an exited sender whose pid a new
+   * process took never reads that process (it could take the pid between
+   * this check and the read below only if the pid space wrapped around in
+   * between). */
+  int32_t owner = hw_ue(chan.job, src)->pid, seen = owner;
+  if (!__atomic_compare_exchange_n(claim_word(r->ews), &seen, CLAIM_TAKEN, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+    return seen == CLAIM_WITHDRAWN ? CHAN_COPY_WITHDRAWN : CHAN_COPY_REFUSED;
+  uint64_t start = mpi_ue_shared_of(chan.job, src)->start_time;
+  if (start == 0 || process_start_time(owner) != start) return CHAN_COPY_REFUSED;
+  /* Their iov, then the payload into the target (bytes beyond its end stay
+   * unread, as the rounds would discard them). */
   struct iovec theirs[CHAN_COPY_IOV_MAX];
-  const struct iovec table = {theirs, d.iov_count * sizeof *theirs},
-                     where = {(void *)(uintptr_t)d.iov_addr, d.iov_count * sizeof *theirs};
-  /* Their iov array, then the payload into the target (bytes beyond its
-   * end stay unread, as the rounds would discard them).  An iov array that
-   * does not hold the packet's payload is not the packet's: refused. */
-  if (hw_peer_copyv(d.pid, &table, 1, &where, 1, 0) != 0) return CHAN_COPY_REFUSED;
-  uint64_t total = 0;
-  for (uint32_t i = 0; i < d.iov_count; i++) total += theirs[i].iov_len;
-  if (total != r->packet_bytes - MPI_PACKET_HEADER) return CHAN_COPY_REFUSED;
-  if (hw_peer_copyv(d.pid, r->t.iov, r->t.iov_count, theirs, d.iov_count, 0) != 0) return CHAN_COPY_REFUSED;
+  int n = their_iov(owner, &d, r, theirs);
+  if (n < 0 || hw_peer_copyv(owner, r->t.iov, r->t.iov_count, theirs, (size_t)n, 0) != 0) return CHAN_COPY_REFUSED;
   return CHAN_COPY_DONE;
+}
+
+/* Whether the receiver of t's rendezvous published its status (its
+ * receive sequence; it rings my doorbell after publishing it). */
+static int status_published(void *arg) {
+  const struct chan_tx *t = arg;
+  return __atomic_load_n(&chan_meta_of(t->ews)->recv_seq, __ATOMIC_ACQUIRE) == t->seq;
+}
+
+/* The receiver dest claimed my rendezvous: whether it is gone without
+ * publishing its status (it finished or exited between its claim and its
+ * status, which it publishes in the same progress call otherwise): reported
+ * once, as the claim word is then set to withdrawn; the packet is never
+ * delivered, and its buffers go back to the caller. */
+static int claimer_gone(int dest) {
+  struct chan_tx *t = &chan.tx[dest];
+  const char *gone = chan_ue_gone(dest, ++claim_polls % CLAIM_PROCESS_CHECK == 0);
+  if (!gone || status_published(t)) return 0; /* looked at after: a receiver that finished published first */
+  fprintf(stderr,
+          "openscc mpi channel: UE %d: UE %d %s after claiming this UE's single copy of a %llu-byte payload, before "
+          "reporting it: the packet is not delivered and its buffers go back to the caller\n",
+          chan.me, dest, gone, (unsigned long long)t->head->payload_bytes);
+  __atomic_store_n(claim_word(t->ews), CLAIM_WITHDRAWN, __ATOMIC_RELEASE);
+  return 1;
+}
+
+int chan_copy_withdraw(int dest) {
+  int32_t seen = my_pid;
+  if (__atomic_compare_exchange_n(claim_word(chan.tx[dest].ews), &seen, CLAIM_WITHDRAWN, 0, __ATOMIC_ACQ_REL,
+                                  __ATOMIC_ACQUIRE))
+    return 1;
+  return seen != CLAIM_TAKEN || claimer_gone(dest); /* withdrawn before; or claimed: copying until its status */
+}
+
+void chan_copy_close(void) {
+  for (int d = 0; d < chan.nue; d++) {
+    struct chan_tx *t = &chan.tx[d];
+    /* Claimed: the receiver copies now, then publishes its receive sequence
+     * in this same call of its progress, and rings.  The naps are bounded,
+     * so a receiver gone meanwhile (no ring) is seen by chan_copy_withdraw. */
+    const struct hw_wait_desc why = {.kind = HW_WAIT_MPI, .peer = d};
+    while (t->copy && !chan_copy_withdraw(d) && !status_published(t))
+      hw_poll_idle_blocked(chan.job, chan.me, status_published, t, &why);
+  }
 }

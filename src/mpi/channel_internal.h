@@ -1,7 +1,10 @@
 /*
  * The channel's internals, shared by channel*.c (channel.h is the
- * provider's view).  One engine runs both protocols; what differs between
- * them is the geometry of the MPB (channel_geometry.c).
+ * provider's view).  Two engines: RCKMPI's (channel.c) runs rckmpi and
+ * rckmpi-original, which differ only in the geometry of the MPB
+ * (channel_geometry.c); SCC-MPICH's (channel_sccmpich*.c) runs sccmpich
+ * and sccmpich-normal.  mpi_channel_open picks one engine's operations
+ * table (struct chan_ops); the public functions dispatch through it.
  */
 #ifndef OPENSCC_MPI_CHANNEL_INTERNAL_H
 #define OPENSCC_MPI_CHANNEL_INTERNAL_H
@@ -79,10 +82,36 @@ struct chan_rx {
   size_t iov_index, iov_offset;
 };
 
+/* A protocol engine's operations, chosen once when the channel opens
+ * (mpi_channel_open); channel.c's public functions and wait conditions
+ * make one indirect call through them, never a test of the protocol. */
+struct chan_ops {
+  /* After the shared part of the state is set (chan: job, me, nue, sink,
+   * stats): the engine's geometry and state; 0, or -1 with err set. */
+  int (*open)(enum mpi_channel_kind kind, char *err, size_t errlen);
+  void (*close)(void); /* frees the engine's state (chan is cleared after) */
+  /* Queue p (checked: its destination, its iov) with chan_queue and start
+   * moving it (chan_start). */
+  void (*post)(struct mpi_out_packet *p);
+  /* One pass inside mpi_channel_progress: read what arrived, write what can
+   * go; the rounds moved. */
+  int (*move)(void);
+  int (*round_waiting)(void);                     /* chan_round_waiting */
+  int (*can_send)(void);                          /* chan_can_send */
+  int (*copying)(const struct mpi_out_packet *p); /* mpi_channel_copying */
+  /* Right after a wait: which of the flags there count as arrived now
+   * (chan.horizon; NULL: every flag there counts at once). */
+  void (*after_wait)(void);
+  int packet_bits; /* the protocol's packet size field: larger packets (header included) are refused */
+};
+extern const struct chan_ops chan_rckmpi_ops, chan_sccm_ops;
+
 /* The channel of this process. */
 struct chan_state {
+  const struct chan_ops *ops; /* the engine of the job's protocol */
   struct hw_job *job;
   int me, nue, open;
+  uint64_t horizon; /* flags stamped up to here count as arrived (chan_ops.after_wait) */
   struct chan_geometry g;
   struct mpi_channel_sink sink;
   struct chan_tx *tx;                           /* by destination UE */
@@ -165,7 +194,10 @@ static inline int chan_poll_senders(int (*there)(int src), void (*receive)(int s
  * sender's iov and leaves a status in the EWS payload before it publishes
  * its receive sequence. */
 #define CHAN_COPY_DESC_BYTES 16
-enum { CHAN_COPY_DONE = 1, CHAN_COPY_REFUSED = 2 };
+/* The receiver's status, in the EWS payload: copied; refused by the kernel
+ * (no more single copies); withdrawn by the sender first (its buffers went
+ * back to its caller).  Refused and withdrawn payloads follow in rounds. */
+enum { CHAN_COPY_DONE = 1, CHAN_COPY_REFUSED = 2, CHAN_COPY_WITHDRAWN = 3 };
 /* At open: whether this UE's large payloads may go by single copy; lets the
  * job's other UEs read this process. */
 void chan_copy_open(void);
@@ -173,23 +205,59 @@ void chan_copy_open(void);
 int chan_copy_wanted(const struct mpi_out_packet *p);
 void chan_copy_describe(const struct mpi_out_packet *p, unsigned char *to);
 /* Receiver: copy the payload of the packet from src described at `desc`
- * into r's target; CHAN_COPY_DONE, or CHAN_COPY_REFUSED (the kernel refused
- * or failed: the sender then moves the payload in rounds). */
+ * into r's target once it claimed it; CHAN_COPY_DONE, CHAN_COPY_REFUSED (the
+ * kernel refused or failed) or CHAN_COPY_WITHDRAWN. */
 uint8_t chan_copy_pull(int src, const unsigned char *desc, struct chan_rx *r);
+/* Sender: withdraw the rendezvous in flight to dest unless its receiver
+ * claimed it first: 1 when the receiver will not read the sender's buffers
+ * (withdrawn, now or before, or the receiver gone between its claim and
+ * its status: reported on stderr, the packet never delivered), 0 when it
+ * claimed them (it is copying, or its status waits in the EWS for my next
+ * progress). */
+int chan_copy_withdraw(int dest);
+/* Sender, at close: withdraw every rendezvous in flight, and wait (on the
+ * doorbell, in bounded naps) for the receivers that claimed one to publish
+ * their status, or to be gone. */
+void chan_copy_close(void);
 
-/* The sccmpich channel (channel_sccmpich*.c, SCC-MPICH's protocols): while
- * it is open, channel.c's public functions and wait conditions hand over to
- * these (one line at the top of each). */
-static inline int chan_sccm_kind(enum mpi_channel_kind k) {
-  return k == MPI_CHANNEL_SCCMPICH || k == MPI_CHANNEL_SCCMPICH_NORMAL;
+/* Shared by both engines' post (chan_ops.post): p at the tail of its
+ * destination's FIFO (*head, *tail), its progress reset, counted pending;
+ * returns whether it is first in the FIFO. */
+static inline int chan_queue(struct mpi_out_packet **head, struct mpi_out_packet **tail, struct mpi_out_packet *p) {
+  int first = *tail == NULL;
+  p->next = NULL;
+  p->sent = 0;
+  p->iov_index = p->iov_offset = 0;
+  if (first) *head = p;
+  else (*tail)->next = p;
+  *tail = p;
+  chan.pending++;
+  return first;
 }
-int chan_sccm_open(struct hw_job *job, int ue, enum mpi_channel_kind kind, const struct mpi_channel_sink *sink,
-                   char *err, size_t errlen);
-int chan_sccm_is_open(void);
-void chan_sccm_close(void);
-void chan_sccm_post(struct mpi_out_packet *p);
-int chan_sccm_progress(void);
-int chan_sccm_round_waiting(void);
-int chan_sccm_can_send(void);
+
+/* Start moving a packet just queued for dest, first in its FIFO, at once:
+ * step(dest) is the engine's send step (done() waits for progress).  From a
+ * callback (inside the engine), or behind other packets, progress moves
+ * it.  Inline, so each engine's call is direct. */
+static inline void chan_start(int dest, int first, int (*step)(int dest)) {
+  if (chan.in_engine || !first) return;
+  chan.in_engine = 1;
+  step(dest);
+  chan.in_engine = 0;
+}
+
+/* Whether UE u will never write into my MPB again, and why: "finished", its
+ * provider closed its channel and marked it so (HW_UE_FINALIZED, stored
+ * after its last MPB write: the acquire load makes them all visible); or,
+ * looked for only when `process` (a system call), "exited", the process it
+ * attached from no longer exists (it crashed, or exited without closing;
+ * the rank wrapper reaps it at once).  NULL: it may still write
+ * (channel_peer.c). */
+const char *chan_ue_gone(int u, int process);
+
+/* "openscc mpi channel: UE me: what" on stderr, and abort (a corrupt
+ * channel, a bad packet: an emulator bug or a program that wrote over the
+ * channel's part of the MPB). */
+_Noreturn void chan_fatal(const char *what);
 
 #endif

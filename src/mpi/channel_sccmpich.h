@@ -88,13 +88,13 @@ struct sccm_rx {
  * holds what both engines share: job, me, nue, open, sink, stats, pending,
  * the done list, in_engine, next_poll. */
 struct sccm_state {
-  int open;
   struct sccm_geometry g;
   struct sccm_tx *tx; /* by destination UE */
   struct sccm_rx *rx; /* by sender UE */
   int owner;          /* the sender my rendezvous buffer is granted to, or -1 */
   int *waiting;       /* senders whose request-to-send waits for the buffer (FIFO ring) */
   int wait_head, wait_count;
+  uint32_t owner_idle; /* passes with senders waiting in which the owner sent no chunk */
 };
 extern struct sccm_state sccm;
 
@@ -105,12 +105,14 @@ unsigned char *sccm_ack_flag(int s, int r);
 unsigned char *sccm_slot(int r, int s);
 unsigned char *sccm_half(int r, uint32_t h);
 
-void sccm_fatal(const char *what);
-
 /* One step of the packets queued for dest (channel_sccmpich_send.c); one
  * pass over my probe flags (channel_sccmpich_recv.c).  Each returns the
  * rounds it moved. */
 int sccm_send_step(int dest);
 int sccm_receive_rounds(void);
+/* The wait conditions (chan_ops): a round waits in one of my probe flags; a
+ * queued packet can move, or a sent one waits for done(). */
+int sccm_round_waiting(void);
+int sccm_can_send(void);
 
 #endif

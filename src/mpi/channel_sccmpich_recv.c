@@ -4,7 +4,9 @@
  * own local MPB"), reads the round from the flag, the sender's eager slot or
  * a half of the rendezvous buffer, and acknowledges it in the sender's MPB;
  * the acknowledgement of a request-to-send carries the clear-to-send when
- * the rendezvous buffer is free, else the sender waits in a FIFO for it. */
+ * the rendezvous buffer is free, else the sender waits in a FIFO for it.
+ * An owner of the buffer that has finished or died while senders wait loses
+ * it (check_owner). */
 #include <stdio.h>
 #include <string.h>
 
@@ -70,12 +72,13 @@ static void acknowledge(int src) {
 static void corrupt(int src, uint32_t sync, const char *why) {
   char what[200];
   snprintf(what, sizeof what, "corrupt probe flag from UE %d (sync word 0x%08x: %s)", src, sync, why);
-  sccm_fatal(what);
+  chan_fatal(what);
 }
 
 /* My rendezvous buffer goes to src: the clear-to-send travels with src's next acknowledgement. */
 static void grant(int src) {
   sccm.owner = src;
+  sccm.owner_idle = 0;
   sccm.rx[src].grants++;
   sccm.rx[src].data_rounds = 0;
 }
@@ -136,6 +139,7 @@ static void receive_round(int src) {
       corrupt(src, sync, "bad rendezvous chunk");
     get(src, sccm_half(chan.me, half), bytes);
     r->data_rounds++;
+    sccm.owner_idle = 0;
   } else {
     corrupt(src, sync, "unknown kind");
   }
@@ -147,9 +151,38 @@ static void receive_round(int src) {
   if (kind == SCCM_DATA) release_buffer();
 }
 
-int sccm_receive_rounds(void) { return chan_poll_senders(sccm_round_there, receive_round); }
+/* How many passes an owner may send nothing, with senders waiting, before
+ * its process is looked for (a system call; its state is read every pass). */
+#define OWNER_PROCESS_CHECK 64
 
-int chan_sccm_round_waiting(void) {
+/* Senders wait for my rendezvous buffer: if its owner is gone, with no round
+ * of it left to read, it will never send the chunks its clear-to-send asked
+ * for, and the waiters would wait forever.  Take the buffer back: the
+ * owner's packet is dropped unfinished (the provider never sees it complete,
+ * as the owner's own provider dropped it), and the next sender gets the
+ * buffer. */
+static void check_owner(void) {
+  int owner = sccm.owner;
+  if (owner < 0 || sccm.wait_count == 0) return;
+  const char *gone = chan_ue_gone(owner, ++sccm.owner_idle % OWNER_PROCESS_CHECK == 0);
+  if (!gone || sccm_round_there(owner)) return;
+  struct sccm_rx *r = &sccm.rx[owner];
+  fprintf(stderr,
+          "openscc mpi channel: UE %d: UE %d %s while holding this UE's rendezvous buffer (%llu of its %llu-byte "
+          "packet received): the packet is dropped and the buffer goes to UE %d, the next sender waiting\n",
+          chan.me, owner, gone, (unsigned long long)r->got, (unsigned long long)r->packet_bytes,
+          sccm.waiting[sccm.wait_head]);
+  r->packet_bytes = r->got = 0;
+  release_buffer();
+}
+
+int sccm_receive_rounds(void) {
+  int moved = chan_poll_senders(sccm_round_there, receive_round);
+  check_owner();
+  return moved;
+}
+
+int sccm_round_waiting(void) {
   for (int src = 0; src < chan.nue; src++)
     if (sccm_round_there(src)) return 1;
   return 0;

@@ -98,7 +98,7 @@ static int cleared_to_send(int dest) {
   struct sccm_tx *t = &sccm.tx[dest];
   uint32_t w = __atomic_load_n(ack_word(dest), __ATOMIC_ACQUIRE);
   if (sccm_ack_grants(w) == t->grants) return 0;
-  if (sccm_ack_consumed(w) != t->seq) sccm_fatal("corrupt acknowledgement: a clear-to-send before the request");
+  if (sccm_ack_consumed(w) != t->seq) chan_fatal("corrupt acknowledgement: a clear-to-send before the request");
   if (timing_enabled) timing_flag_seen(ack_word(dest), 0, w);
   t->grants = sccm_ack_grants(w);
   t->in_flight = 0;
@@ -186,7 +186,7 @@ int sccm_send_step(int dest) {
   return 1;
 }
 
-int chan_sccm_can_send(void) {
+int sccm_can_send(void) {
   if (chan.done_head) return 1;
   for (int d = 0; d < chan.nue; d++) {
     const struct sccm_tx *t = &sccm.tx[d];

@@ -1,7 +1,8 @@
 /*
  * The mpi layer's state in the job segment (hw/region.h):
  *   mpi.ue  per UE  the channel's statistics, as RCKMPI's channel statistics
- *                   feature showed them ([RCKMPI-2011] sec. II-A)
+ *                   feature showed them ([RCKMPI-2011] sec. II-A), and its
+ *                   process's start time (single copy)
  * Written by the UE's channel (channel.c), read by the launcher for
  * summary.json (docs/mpi-channel.md, "Statistics").
  */
@@ -15,7 +16,7 @@
 /* Raise the version whenever struct mpi_ue_shared changes (the layout hash
  * then tells programs built against the old one to rebuild). */
 #define MPI_UE_REGION "mpi.ue"
-#define MPI_UE_VERSION 2
+#define MPI_UE_VERSION 3
 
 struct mpi_ue_shared {
   /* Packets (the provider's header + payload) and their bytes, header included. */
@@ -32,6 +33,9 @@ struct mpi_ue_shared {
    * write, read or atomic each), and requests it applied as the target. */
   uint64_t rma_requests;
   uint64_t rma_served;
+  /* The channel's process: its start time (proc(5) /proc/pid/stat field
+   * 22), which tells it from a later process with its pid (channel_copy.c). */
+  uint64_t start_time;
 };
 
 /* UE ue's block; the blocks form an array (line-sized), so UE 0's indexes all. */

@@ -5,10 +5,19 @@
  *  - float, double, long double: MIN, MAX, SUM, PROD, READ, WRITE and the
  *    ordered compare-and-swaps (no logical or bitwise operations);
  *  - their complex types: SUM, PROD, READ, WRITE, CSWAP, CSWAP_NE.
- * Classes: fi_atomic takes MIN..BXOR and ATOMIC_WRITE; fi_fetch_atomic the
- * same and ATOMIC_READ; fi_compare_atomic CSWAP..CSWAP_GT and MSWAP.  Other
- * combinations (128-bit integers, libfabric 2's small floats) give
- * -FI_EOPNOTSUPP, at the call and in the queries. */
+ * Every call class takes every operation of its datatype.  fi_atomic(3)
+ * names the usual ones per class (fi_atomic MIN..BXOR and ATOMIC_WRITE,
+ * fi_fetch_atomic those and ATOMIC_READ, fi_compare_atomic CSWAP..MSWAP);
+ * the others mean here: fi_atomic with ATOMIC_READ leaves the target as it
+ * is; fi_atomic and fi_fetch_atomic carry no compare values, so their
+ * CSWAP..MSWAP compare with zero; fi_compare_atomic's compare values count
+ * only for CSWAP..MSWAP.  MPICH 5.0.2 needs the wider classes: it uses the
+ * provider's atomics for a window only when the validity queries accept
+ * (fi_atomic, ATOMIC_READ), (fi_atomic and fi_fetch_atomic, CSWAP, CSWAP_NE,
+ * CSWAP_LT), (fi_fetch_atomic, CSWAP_LE) and (fi_compare_atomic, MIN) --
+ * found by bisecting the queries' answers (docs/mpi-provider.md, "One-sided
+ * operations").  Other combinations (128-bit integers, libfabric 2's small
+ * floats) give -FI_EOPNOTSUPP, at the call and in the queries. */
 #include <complex.h>
 #include <string.h>
 
@@ -98,7 +107,8 @@
   X(FI_LONG_DOUBLE_COMPLEX, long double complex, COMPLEX)
 
 /* apply_FI_xxx: count elements, loaded and stored with memcpy (the target
- * address need not be aligned). */
+ * address need not be aligned); ATOMIC_READ stores nothing (its target may
+ * be registered for remote reads only). */
 #define DEFINE_APPLY(dt, T, class)                                                            \
   static void apply_##dt(enum fi_op op, unsigned char *target, const unsigned char *operand,  \
                          const unsigned char *compare, unsigned char *result, size_t count) { \
@@ -110,7 +120,7 @@
       n = o;                                                                                  \
       switch (op) { CASES_##class default : break; }                                          \
       if (result) memcpy(result + i * sizeof(T), &o, sizeof(T));                              \
-      memcpy(target + i * sizeof(T), &n, sizeof(T));                                          \
+      if (op != FI_ATOMIC_READ) memcpy(target + i * sizeof(T), &n, sizeof(T));                \
     }                                                                                         \
   }
 DATATYPES(DEFINE_APPLY)
@@ -133,19 +143,9 @@ static unsigned ops_of(enum fi_datatype datatype) {
   }
 }
 
-/* The operations of each call class. */
-static unsigned ops_of_kind(enum prov_atomic_kind kind) {
-  unsigned base = BIT(FI_MIN) | BIT(FI_MAX) | BIT(FI_SUM) | BIT(FI_PROD) | BIT(FI_LOR) | BIT(FI_LAND) | BIT(FI_BOR) |
-                  BIT(FI_BAND) | BIT(FI_LXOR) | BIT(FI_BXOR) | BIT(FI_ATOMIC_WRITE);
-  if (kind == PROV_ATOMIC_PLAIN) return base;
-  if (kind == PROV_ATOMIC_FETCH) return base | BIT(FI_ATOMIC_READ);
-  return BIT(FI_CSWAP) | BIT(FI_CSWAP_NE) | BIT(FI_CSWAP_LE) | BIT(FI_CSWAP_LT) | BIT(FI_CSWAP_GE) | BIT(FI_CSWAP_GT) |
-         BIT(FI_MSWAP);
-}
-
-int prov_atomic_valid(enum prov_atomic_kind kind, enum fi_op op, enum fi_datatype datatype) {
+int prov_atomic_valid(enum fi_op op, enum fi_datatype datatype) {
   if ((unsigned)op >= 32) return 0;
-  return (ops_of(datatype) & ops_of_kind(kind) & BIT(op)) != 0;
+  return (ops_of(datatype) & BIT(op)) != 0;
 }
 
 void prov_atomic_apply(enum fi_op op, enum fi_datatype datatype, void *target, const void *operand, const void *compare,
@@ -160,33 +160,26 @@ void prov_atomic_apply(enum fi_op op, enum fi_datatype datatype, void *target, c
 
 /* ---- validity queries ---- */
 /* Elements per call: as many as the largest message holds. */
-static int valid(enum prov_atomic_kind kind, enum fi_datatype datatype, enum fi_op op, size_t *count) {
-  if (!prov_atomic_valid(kind, op, datatype)) return -FI_EOPNOTSUPP;
+static int valid(enum fi_datatype datatype, enum fi_op op, size_t *count) {
+  if (!prov_atomic_valid(op, datatype)) return -FI_EOPNOTSUPP;
   *count = PROV_MAX_MSG_SIZE / prov_atomic_size(datatype);
   return 0;
 }
 
+/* The same answer for every class (flags FI_FETCH_ATOMIC, FI_COMPARE_ATOMIC or neither). */
 int prov_atomic_query(struct fid_domain *d, enum fi_datatype datatype, enum fi_op op, struct fi_atomic_attr *attr,
                       uint64_t flags) {
-  enum prov_atomic_kind kind = (flags & FI_COMPARE_ATOMIC) ? PROV_ATOMIC_COMPARE
-                               : (flags & FI_FETCH_ATOMIC) ? PROV_ATOMIC_FETCH
-                                                           : PROV_ATOMIC_PLAIN;
   size_t count;
-  int r = valid(kind, datatype, op, &count);
+  int r = valid(datatype, op, &count);
   if (r) return r;
   attr->size = prov_atomic_size(datatype);
   attr->count = count;
   return 0;
 }
 
-static int writevalid(struct fid_ep *e, enum fi_datatype dt, enum fi_op op, size_t *count) {
-  return valid(PROV_ATOMIC_PLAIN, dt, op, count);
-}
-static int readwritevalid(struct fid_ep *e, enum fi_datatype dt, enum fi_op op, size_t *count) {
-  return valid(PROV_ATOMIC_FETCH, dt, op, count);
-}
-static int compwritevalid(struct fid_ep *e, enum fi_datatype dt, enum fi_op op, size_t *count) {
-  return valid(PROV_ATOMIC_COMPARE, dt, op, count);
+/* fi_atomicvalid, fi_fetch_atomicvalid and fi_compare_atomicvalid: one answer. */
+static int classvalid(struct fid_ep *e, enum fi_datatype dt, enum fi_op op, size_t *count) {
+  return valid(dt, op, count);
 }
 
 /* ---- the calls: each a translation into one prov_rma_post ---- */
@@ -204,7 +197,7 @@ static int ioc_bytes(const struct fi_ioc *ioc, size_t count, size_t size, struct
 static ssize_t atomic_post(struct fid_ep *e, enum prov_atomic_kind kind, const struct fi_msg_atomic *m,
                            const struct fi_ioc *comparev, size_t compare_count, const struct fi_ioc *resultv,
                            size_t result_count, uint64_t flags, int inject_call) {
-  if (!prov_atomic_valid(kind, m->op, m->datatype)) return -FI_EOPNOTSUPP;
+  if (!prov_atomic_valid(m->op, m->datatype)) return -FI_EOPNOTSUPP;
   size_t size = prov_atomic_size(m->datatype);
   struct iovec local[PROV_IOV_LIMIT], compare[PROV_IOV_LIMIT], result[PROV_IOV_LIMIT];
   struct fi_rma_iov remote[PROV_IOV_LIMIT];
@@ -329,6 +322,6 @@ struct fi_ops_atomic prov_atomic_ops = {.size = sizeof(struct fi_ops_atomic),
                                         .compwrite = at_compwrite,
                                         .compwritev = at_compwritev,
                                         .compwritemsg = at_compwritemsg,
-                                        .writevalid = writevalid,
-                                        .readwritevalid = readwritevalid,
-                                        .compwritevalid = compwritevalid};
+                                        .writevalid = classvalid,
+                                        .readwritevalid = classvalid,
+                                        .compwritevalid = classvalid};

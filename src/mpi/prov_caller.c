@@ -93,16 +93,29 @@ static int in_program_poll(const void *pc) {
 
 /* dladdr1 searches the object's symbols (about 3 us in libmpi, against 1 us
  * for the whole walk), and a tail call's check opens the object: each
- * return address's answer is kept, direct-mapped.
+ * return address's answer is kept, in an open-addressed table (linear
+ * probing), so every return address is looked up once per process.  (A
+ * direct-mapped table let two frames of one stack evict each other: the
+ * 48-rank barrier then paid a dladdr1 or a dlopen in most walks.)  When
+ * the table is full a new address takes its home slot.
  * Under the provider lock (prov_idle's callers hold it). */
-#define PC_CACHE 256
+#define PC_CACHE 1024
 static struct {
   const void *pc;
   int polls;
 } pc_cache[PC_CACHE];
 
+static size_t pc_slot(const void *pc) {
+  size_t home = ((uintptr_t)pc >> 2) % PC_CACHE;
+  for (size_t k = 0; k < PC_CACHE; k++) {
+    size_t i = (home + k) % PC_CACHE;
+    if (pc_cache[i].pc == pc || pc_cache[i].pc == NULL) return i;
+  }
+  return home;
+}
+
 static int pc_in_program_poll(const void *pc) {
-  size_t i = ((uintptr_t)pc >> 2) % PC_CACHE;
+  size_t i = pc_slot(pc);
   if (pc_cache[i].pc != pc) {
     /* A return address points after its call: pc - 1 is inside the caller. */
     pc_cache[i].polls = in_program_poll((const char *)pc - 1);

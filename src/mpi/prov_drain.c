@@ -63,9 +63,14 @@ static int wait_for_kick(void) {
 
 /* One pass under the provider lock: returns -1 once the channel has
  * closed, else whether rounds moved.  seen: the application's call count
- * at the previous pass (equal: it stayed away meanwhile). */
+ * at the previous pass (equal: it stayed away meanwhile).  A lock held by
+ * another thread means the application is in the provider (a napping
+ * thread lets it go), not away: no pass.  Waiting for the lock instead
+ * queued the helper on it, and then every unlock of the application's
+ * polling thread (each fruitless fi_cq_read) made a futex wake-up system
+ * call: about 110 per 48-rank barrier (docs/mpi-provider.md). */
 static int drain_pass(unsigned long *seen) {
-  pthread_mutex_lock(&prov_lock);
+  if (pthread_mutex_trylock(&prov_lock) != 0) return 0;
   prov_lock_depth++;
   int moved = 0, open = prov_g.channel_open;
   if (open && drain.calls == *seen) moved = mpi_channel_progress();

@@ -104,6 +104,10 @@ void prov_idle(void) {
   int all_wait = threads.waiting + 1 >= threads.users;
   mpi_channel_idle_unlocked(&unlocked_nap, all_wait);
   threads.napper = 0;
+  /* threads.waiting changes only under the provider lock, held again here:
+   * with no thread waiting for this nap, nobody needs the broadcast (an
+   * empty poll is the hot path of a progress loop). */
+  if (threads.waiting == 0) return;
   pthread_mutex_lock(&nap_mutex);
   nap_generation++;
   pthread_cond_broadcast(&nap_ended);

@@ -268,14 +268,16 @@ ssize_t prov_recv(struct prov_ep *ep, const struct prov_recv_args *a) {
   timing_message_call(); /* the MPI library's work of a message call, as RCCE's (docs/mpi.md "Model mode") */
   if (!ep->enabled) return -FI_EOPBADSTATE;
   if (a->count > PROV_IOV_LIMIT || ((a->flags & FI_MULTI_RECV) && (a->tagged || a->count != 1))) return -FI_EINVAL;
-  struct prov_rx *rx = calloc(1, sizeof *rx);
+  /* malloc and an initializer, not calloc (prov_arrive.c's arrived()). */
+  struct prov_rx *rx = malloc(sizeof *rx);
   if (!rx) return -FI_ENOMEM;
-  rx->ctx = a->ctx;
-  rx->flags = a->flags;
-  rx->tagged = a->tagged;
-  rx->tag = a->tag;
-  rx->ignore = a->ignore;
-  rx->src_ue = rx->src_ep = -1;
+  *rx = (struct prov_rx){.ctx = a->ctx,
+                         .flags = a->flags,
+                         .tagged = a->tagged,
+                         .tag = a->tag,
+                         .ignore = a->ignore,
+                         .src_ue = -1,
+                         .src_ep = -1};
   /* Directed receives name their source only when the endpoint has FI_DIRECTED_RECV. */
   if ((ep->caps & FI_DIRECTED_RECV) && a->src != FI_ADDR_UNSPEC) {
     const struct prov_peer *p = prov_av_peer(ep->av, a->src);

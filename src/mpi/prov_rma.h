@@ -69,11 +69,12 @@ int prov_rma_reply_is_for(const struct prov_rma_hdr *h, const struct prov_ep *ep
 /* The size of one element of datatype, or 0 when the provider has no
  * atomics on it. */
 size_t prov_atomic_size(enum fi_datatype datatype);
-/* Whether (kind, op, datatype) is an operation the provider offers. */
-int prov_atomic_valid(enum prov_atomic_kind kind, enum fi_op op, enum fi_datatype datatype);
+/* Whether (op, datatype) is an operation the provider offers (in every
+ * call class: prov_atomic.c). */
+int prov_atomic_valid(enum fi_op op, enum fi_datatype datatype);
 /* Apply a valid operation to count elements at target (operand NULL for
- * FI_ATOMIC_READ, compare NULL but for compare atomics; the old values to
- * result unless it is NULL). */
+ * FI_ATOMIC_READ, compare NULL but for compare atomics -- the compare
+ * values are then zero; the old values to result unless it is NULL). */
 void prov_atomic_apply(enum fi_op op, enum fi_datatype datatype, void *target, const void *operand, const void *compare,
                        void *result, size_t count);
 

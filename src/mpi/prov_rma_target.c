@@ -88,12 +88,15 @@ static void apply_atomic(const struct rma_arrival *a, uint64_t payload_bytes) {
   size_t size = prov_atomic_size(h->datatype);
   uint64_t bytes = (uint64_t)h->count * size;
   int operands = h->atomic_op != FI_ATOMIC_READ, compares = h->atomic_kind == PROV_ATOMIC_COMPARE;
-  if (!prov_atomic_valid(h->atomic_kind, h->atomic_op, h->datatype) ||
-      payload_bytes != bytes * (uint64_t)(operands + compares)) {
+  if (!prov_atomic_valid(h->atomic_op, h->datatype) || payload_bytes != bytes * (uint64_t)(operands + compares)) {
     reply(a->src, h, FI_EINVAL, NULL, 0);
     return;
   }
-  uint64_t access = FI_REMOTE_WRITE | (h->atomic_kind != PROV_ATOMIC_PLAIN ? FI_REMOTE_READ : 0);
+  /* FI_ATOMIC_READ only reads the target (fi_atomic(3)): a region
+   * registered with FI_REMOTE_READ alone serves it. */
+  uint64_t access = h->atomic_op == FI_ATOMIC_READ
+                        ? FI_REMOTE_READ
+                        : FI_REMOTE_WRITE | (h->atomic_kind != PROV_ATOMIC_PLAIN ? FI_REMOTE_READ : 0);
   unsigned char *target;
   int status = access_check(h, bytes, access, &target);
   if (status != 0) {

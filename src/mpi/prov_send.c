@@ -9,7 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../hw/trace.h"
 #include "provider.h"
 
 struct prov_tx {
@@ -66,22 +65,26 @@ static void detach(struct prov_tx *tx) {
   tx->payload_copy = copy;
 }
 
-static int single_copy_running(const struct prov_ep *ep) {
+/* Whether a receiver is copying one of ep's sends from the caller's
+ * buffers: asking withdraws each single copy not claimed yet, whose
+ * payload then follows in rounds (from detach()'s copy).  Sends from the
+ * provider's own copy (inject, copied, detached) are not asked: those
+ * buffers live until tx_done, and their single copy goes on. */
+static int single_copy_claimed(const struct prov_ep *ep) {
+  int claimed = 0;
   for (const struct prov_tx *tx = ep->sends.head; tx; tx = tx->next)
-    if (mpi_channel_copying(&tx->pkt)) return 1;
-  return 0;
+    if (!tx->payload_copy) claimed |= mpi_channel_copying(&tx->pkt);
+  return claimed;
 }
 
-/* How long a closing endpoint waits for receivers copying its sends'
- * payloads from the caller's buffers (they copy as soon as they progress). */
-#define SINGLE_COPY_WAIT_NS 1000000000ull
-
 void prov_sends_detach(struct prov_ep *ep) {
-  /* A receiver may be reading the caller's buffers (the channel's single
-   * copy): a new copy of the payload would come too late for it.  Its copy
-   * ends the send (tx_done), or the wait gives up and detach() goes on. */
-  uint64_t start = hw_trace_monotonic_ns();
-  while (single_copy_running(ep) && hw_trace_monotonic_ns() - start < SINGLE_COPY_WAIT_NS)
+  /* A receiver that claimed a single copy reads the caller's buffers right
+   * now (it claims and copies within one progress call): a new copy of the
+   * payload would come too late for it.  Its status ends the wait (the
+   * send is done, tx_done, or its payload follows in rounds), or the
+   * channel's report that the receiver is gone (finished or exited between
+   * its claim and its status: the send is never delivered). */
+  while (single_copy_claimed(ep))
     if (prov_progress() == 0) prov_idle();
   struct prov_tx *tx;
   while ((tx = ep->sends.head) != NULL) {

@@ -8,13 +8,6 @@
 #include "../openscc_api.h"
 #include "rcce_internal.h"
 
-static volatile uint32_t *flag_word(struct rcce_iflag f, int ue) {
-  unsigned char *line = rcce_mpb_of(ue) + f.off;
-  return (volatile uint32_t *)(line + (f.bit < 0 ? 0 : (f.bit / 32) * 4));
-}
-
-static uint32_t flag_mask(struct rcce_iflag f) { return f.bit < 0 ? ~0u : 1u << (f.bit % 32); }
-
 int64_t rcce_flag_line_alloc(void) {
   int64_t l = rcce_range_alloc_high(&rcce_g.mpb_alloc, 1);
   if (l >= 0) rcce_g.flag_line[l] = 1;
@@ -78,37 +71,21 @@ int rcce_iflag_free(struct rcce_iflag f) {
   return RCCE_SUCCESS;
 }
 
-/* The value a flag's bits hold, as stamped by the timing layer. */
-static int flag_slot(struct rcce_iflag f) { return f.bit < 0 ? 0 : f.bit; }
-
-void rcce_iflag_write(struct rcce_iflag f, int val, int ue) {
-  volatile uint32_t *w = flag_word(f, ue);
-  if (timing_enabled) timing_flag_write(w, flag_slot(f), (uint32_t)val);
-  if (f.bit < 0) __atomic_store_n(w, (uint32_t)val, __ATOMIC_RELEASE);
-  else if (val) __atomic_or_fetch(w, flag_mask(f), __ATOMIC_RELEASE);
-  else __atomic_and_fetch(w, ~flag_mask(f), __ATOMIC_RELEASE);
-  if (ue != rcce_g.ue) hw_ring(&rcce_g.job, ue);
-  rcce_counters()->flag_writes++;
-}
-
 /* A big flag holds any value (the basic interface stores sequence numbers);
  * a single-bit flag holds 0 or 1. */
-static uint32_t flag_bits(struct rcce_iflag f, int val) { return f.bit < 0 ? (uint32_t)val : (val ? flag_mask(f) : 0); }
-
-int rcce_iflag_read(struct rcce_iflag f, int ue) {
-  uint32_t w = __atomic_load_n(flag_word(f, ue), __ATOMIC_ACQUIRE);
-  return f.bit < 0 ? (int)w : (w & flag_mask(f)) != 0;
+static uint32_t flag_bits(struct rcce_iflag f, int val) {
+  return f.bit < 0 ? (uint32_t)val : (val ? rcce_iflag_mask(f) : 0);
 }
 
 int rcce_iflag_seen(struct rcce_iflag f, int ue) {
   int v = rcce_iflag_read(f, ue);
-  if (timing_enabled) timing_flag_seen(flag_word(f, ue), flag_slot(f), (uint32_t)v);
+  if (timing_enabled) timing_flag_seen(rcce_iflag_word(f, ue), rcce_iflag_slot(f), (uint32_t)v);
   return v;
 }
 
 void rcce_iflag_wait(struct rcce_iflag f, int val, const struct hw_wait_desc *why) {
-  volatile uint32_t *w = flag_word(f, rcce_g.ue);
-  uint32_t mask = flag_mask(f), want = flag_bits(f, val);
+  volatile uint32_t *w = rcce_iflag_word(f, rcce_g.ue);
+  uint32_t mask = rcce_iflag_mask(f), want = flag_bits(f, val);
   /* Fast path: the flag is usually already set when a message is waiting. */
   if ((__atomic_load_n(w, __ATOMIC_ACQUIRE) & mask) == want) return;
   hw_wait_bits(&rcce_g.job, rcce_g.ue, w, mask, want, why);

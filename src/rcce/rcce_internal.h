@@ -106,8 +106,30 @@ static inline void rcce_counters_add_message(int sending, int peer, size_t size)
 /* Flags. */
 int rcce_iflag_alloc(struct rcce_iflag *f);
 int rcce_iflag_free(struct rcce_iflag f);
-void rcce_iflag_write(struct rcce_iflag f, int val, int ue);
-int rcce_iflag_read(struct rcce_iflag f, int ue);
+/* The word of UE ue's MPB that holds flag f, and f's bits in it; the slot
+ * the timing layer stamps its value under.  Reading and writing a flag are
+ * inline: every step of a message and every poll of a wait does one. */
+static inline volatile uint32_t *rcce_iflag_word(struct rcce_iflag f, int ue) {
+  unsigned char *line = rcce_mpb_of(ue) + f.off;
+  return (volatile uint32_t *)(line + (f.bit < 0 ? 0 : (f.bit / 32) * 4));
+}
+static inline uint32_t rcce_iflag_mask(struct rcce_iflag f) { return f.bit < 0 ? ~0u : 1u << (f.bit % 32); }
+static inline int rcce_iflag_slot(struct rcce_iflag f) { return f.bit < 0 ? 0 : f.bit; }
+static inline int rcce_iflag_read(struct rcce_iflag f, int ue) {
+  uint32_t w = __atomic_load_n(rcce_iflag_word(f, ue), __ATOMIC_ACQUIRE);
+  return f.bit < 0 ? (int)w : (w & rcce_iflag_mask(f)) != 0;
+}
+/* Write flag f in UE ue's MPB (release: what was written before goes with
+ * it) and ring ue's doorbell. */
+static inline void rcce_iflag_write(struct rcce_iflag f, int val, int ue) {
+  volatile uint32_t *w = rcce_iflag_word(f, ue);
+  if (timing_enabled) timing_flag_write(w, rcce_iflag_slot(f), (uint32_t)val);
+  if (f.bit < 0) __atomic_store_n(w, (uint32_t)val, __ATOMIC_RELEASE);
+  else if (val) __atomic_or_fetch(w, rcce_iflag_mask(f), __ATOMIC_RELEASE);
+  else __atomic_and_fetch(w, ~rcce_iflag_mask(f), __ATOMIC_RELEASE);
+  if (ue != rcce_g.ue) hw_ring(&rcce_g.job, ue);
+  rcce_counters()->flag_writes++;
+}
 /* Read a flag as a protocol step that consumes it (model mode: the reader
  * catches up with the writer's stamp and pays the read). */
 int rcce_iflag_seen(struct rcce_iflag f, int ue);
@@ -121,7 +143,7 @@ int rcce_iflag_from_sb(const rcce_sbflag *f, struct rcce_iflag *out);
  * are never reset, so each flag line is written by one side only; with
  * seq == NULL (gory interface) the caller's flags follow RCCE's SET/UNSET
  * protocol.  A basic-interface big sent flag also carries the message header
- * (or, tagged, the whole short message) in the rest of its line, link.c. */
+ * (or, tagged, the whole short message) in the rest of its line, link.h. */
 struct rcce_link {
   struct rcce_iflag ready, sent;
   uint32_t *seq; /* my step counter for this peer and direction */
@@ -138,7 +160,7 @@ struct rcce_msg_info {
   int tagged;           /* the data is in the sent flag's line */
   uint64_t sender_addr; /* the message in the sender's private memory */
 };
-/* Step numbers in a big sent/ready flag (link.c). */
+/* Step numbers in a big sent/ready flag (link.h). */
 #define RCCE_SEQ_MASK 0x00ffffffu
 
 /* Whether the link's sent flag carries headers and tags (big flags, basic interface). */
@@ -169,19 +191,8 @@ static inline int rcce_link_reached(const struct rcce_link *l, struct rcce_iflag
   return (((uint32_t)now - (uint32_t)v) & RCCE_SEQ_MASK) < (RCCE_SEQ_MASK + 1) / 2;
 }
 
-/* Link steps (link.c), none of which blocks. */
-void rcce_link_recv_take(struct rcce_link *l);         /* consume the step waited for */
-void rcce_link_recv_ack(struct rcce_link *l, int src); /* acknowledge it */
-/* Announce a step (with header m, and tag: a tagged message); returns the
- * value the acknowledgement will hold. */
-int rcce_link_announce(struct rcce_link *l, int dest, const struct rcce_msg_info *m, const void *tag);
-int rcce_link_acked(struct rcce_link *l, int ack_value); /* 1 (and consumed) when acknowledged */
-int rcce_link_waiting(const struct rcce_link *l);        /* 1 when the next step is there */
-int rcce_link_arrived(struct rcce_link *l);              /* 1 (and consumed) when the step is there */
-/* The header of the waiting first step (links with headers only). */
-void rcce_link_header(const struct rcce_link *l, struct rcce_msg_info *m);
-/* Copy a tagged message's data out of my copy of the sent flag's line. */
-void rcce_link_tag_copy(const struct rcce_link *l, void *dst, size_t n);
+/* The link steps, inline (link.h). */
+#include "link.h"
 
 /* One message in flight, as a resumable state machine (xfer.c): what
  * non-blocking requests are made of.  Each UE has one send buffer, so its

@@ -5,7 +5,7 @@
  * xfer_run) and of the non-blocking requests (ircce).
  *
  * A message starts with one step that tells the receiver what follows
- * (link.c): a tagged message is complete with it; under remote-put/local-get
+ * (link.h): a tagged message is complete with it; under remote-put/local-get
  * ([SCC-2BOARD] sec. IV (docs/references.md)) it is the sender's request (the "probe flag"), which
  * the receiver grants once its buffer is free, after which the sender puts
  * the data into the receiver's buffer; under local-put/remote-get the first
@@ -186,7 +186,7 @@ static int send_pipelined(struct rcce_xfer *x) {
 
 /* What the waiting first step of a message says: its header (big flags), or
  * what a receive of `size` expects (single-bit flags carry no header). */
-static void first_step_info(const struct rcce_link *l, size_t size, size_t chunk, struct rcce_msg_info *m) {
+XFER_HOT void first_step_info(const struct rcce_link *l, size_t size, size_t chunk, struct rcce_msg_info *m) {
   if (rcce_link_has_header(l)) rcce_link_header(l, m);
   else
     *m = (struct rcce_msg_info){.size = size, .mode = rcce_single_copy_wanted(size, chunk) ? RCCE_MSG_SINGLE_COPY : 0};
@@ -198,10 +198,13 @@ static int recv_fail(struct rcce_xfer *x, size_t got) {
   return 1;
 }
 
-/* Whether the link's next step is there (not consumed); stuck on it if not. */
-static int next_step_there(struct rcce_xfer *x) {
-  stuck_on(x, x->link.sent, rcce_link_next_value(&x->link));
-  return rcce_link_reached(&x->link, x->wait_flag, x->wait_value);
+/* Whether the link's next step is there (not consumed); stuck on it if not
+ * (recorded only then: the blocking receive usually finds it there). */
+XFER_HOT int next_step_there(struct rcce_xfer *x) {
+  int v = rcce_link_next_value(&x->link);
+  if (__builtin_expect(rcce_link_reached(&x->link, x->link.sent, v), 1)) return 1;
+  stuck_on(x, x->link.sent, v);
+  return 0;
 }
 
 /* Consume the announced chunk (at most unit bytes at from), copy it out and
@@ -280,8 +283,10 @@ static int single_copy_step(struct rcce_xfer *x) {
  * made progress, 0 when stuck.  Inline, so that a blocking call, whose
  * direction is a constant, keeps only its own direction's steps. */
 XFER_HOT int xfer_step_dir(struct rcce_xfer *x, int sending) {
+  /* The first step, which a blocking call always takes and a receive
+   * usually retries after its wait, without the jump table. */
+  if (x->step == XFER_BEGIN) return sending ? send_begin(x) : recv_begin(x);
   switch (x->step) {
-    case XFER_BEGIN: return sending ? send_begin(x) : recv_begin(x);
     case XFER_GRANT: return sending ? send_granted(x) : recv_grant(x);
     case XFER_TAG_ACK:
       if (!rcce_link_acked(&x->link, x->wait_value)) return 0;

@@ -60,13 +60,15 @@ void timing_flag_seen(const volatile void *word, int slot, uint32_t value) {
   charge_lines(owner, 1, line_cycles(0)[owner], timing_g.chip->time.sw_step_cycles);
 }
 
-uint64_t timing_line_stamp(const volatile void *word, uint32_t value) {
+uint64_t timing_flag_stamp(const volatile void *word, int slot, uint32_t value) {
   if (!timing_enabled) return 0;
   uint64_t line;
   int owner = mpb_owner(word, &line);
-  uint64_t s = __atomic_load_n(timing_stamp(owner, line, 0), __ATOMIC_ACQUIRE);
+  uint64_t s = __atomic_load_n(timing_stamp(owner, line, (uint64_t)slot), __ATOMIC_ACQUIRE);
   return (s & 0xffu) == (value & 0xffu) ? s >> TIMING_STAMP_TAG_BITS : 0;
 }
+
+uint64_t timing_line_stamp(const volatile void *word, uint32_t value) { return timing_flag_stamp(word, 0, value); }
 
 void timing_mpb_copy(const volatile void *mpb, size_t bytes, int write) {
   if (!timing_enabled || bytes == 0) return;

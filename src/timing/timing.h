@@ -114,6 +114,8 @@ void timing_ddr_word(uint64_t off, int write);
 /* The virtual time the line of word was stamped at with `value` (slot 0),
  * or 0 when its stamp belongs to another write. */
 uint64_t timing_line_stamp(const volatile void *word, uint32_t value);
+/* The same for the flag in `slot` of the line (timing_flag_write's slot). */
+uint64_t timing_flag_stamp(const volatile void *word, int slot, uint32_t value);
 /* This UE's virtual time (0 in native mode); wait until virtual time t. */
 uint64_t timing_now(void);
 void timing_wait_for(uint64_t t_ps);

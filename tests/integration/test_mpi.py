@@ -4,6 +4,7 @@ OpenSCC's libfabric provider and the SCC channel protocols over the MPB.  The pr
 tests/mpi/ and apps/mpi/ are ordinary MPI programs that check their own results."""
 from __future__ import annotations
 
+import contextlib
 import csv
 import os
 import shutil
@@ -93,20 +94,47 @@ def test_fortran(build, scratch, nranks):
     assert f"ring.f90: OK ({nranks} ranks)" in res.out, res
 
 
+def assert_hda_star_optimal(res, nranks: int) -> None:
+    """The optimal length, found without expanding any node whose f exceeds it (the app's f bound)."""
+    assert res.rc == lib.RC_OK, res
+    assert f"on {nranks} ranks: 34 moves; sequential IDA*: 34 moves -> optimal" in res.out, res
+    assert "largest f 34," in res.out, res
+
+
 @pytest.mark.parametrize("nranks", [1, 3, 8])
 def test_hda_star_finds_the_optimal_solution(build, mpi, scratch, nranks):
     """The example app ([AIPLAN-2011]'s hash-distributed search): any-source batches, Iprobe,
     non-blocking allreduces; rank 0 checks the length against a sequential IDA*."""
     res = run_mpi(build, mpi, nranks, app_program(mpi, scratch), 4, 40, 3)
-    assert res.rc == lib.RC_OK, res
-    assert f"on {nranks} ranks: 34 moves; sequential IDA*: 34 moves -> optimal" in res.out, res
+    assert_hda_star_optimal(res, nranks)
+
+
+@contextlib.contextmanager
+def on_one_cpu():
+    """Runs what this process starts meanwhile on one CPU (children inherit the affinity)."""
+    cpus = os.sched_getaffinity(0)
+    os.sched_setaffinity(0, {min(cpus)})
+    try:
+        yield
+    finally:
+        os.sched_setaffinity(0, cpus)
+
+
+def test_hda_star_stays_bounded_on_one_cpu(build, mpi, scratch):
+    """Regression: with every rank time-sliced on one CPU, a rank whose low-f nodes lived on a
+    descheduled rank raced through ever larger f layers (f up to 84 for this 34-move instance,
+    millions of nodes, runs that outlived the timeout).  The waves' f bound keeps every run within
+    the optimal f; repeated runs vary the interleaving."""
+    prog = app_program(mpi, scratch)
+    with on_one_cpu():
+        for _ in range(8):
+            assert_hda_star_optimal(run_mpi(build, mpi, 3, prog, 4, 40, 3), 3)
 
 
 def test_hda_star_48_ranks(build, mpi, scratch):
     only_release(build)
     res = run_mpi(build, mpi, 48, app_program(mpi, scratch), 4, 40, 3, timeout=300)
-    assert res.rc == lib.RC_OK, res
-    assert "on 48 ranks: 34 moves; sequential IDA*: 34 moves -> optimal" in res.out, res
+    assert_hda_star_optimal(res, 48)
 
 
 def matrix_bytes(job: Path) -> dict[tuple[int, int], int]:

@@ -2,7 +2,8 @@
 receiver copies a large payload straight from the sender's buffers, while the MPB carries the
 rendezvous round; `--no-single-copy` moves everything in rounds through the MPB; model mode always
 does.  Both ways, every byte arrives intact and is counted as before (the refused-copy fallback is
-covered by tests/unit/test_mpi_channel.c, which can make the kernel refuse)."""
+covered by tests/unit/test_mpi_channel.c, which can make the kernel refuse).  A sender that takes its
+buffers back before the receiver claimed the copy withdraws it, and the payload follows in rounds."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -13,6 +14,7 @@ import openscc_testlib as lib
 from openscc_testlib import rccerun
 from test_mpi import CHANNELS, bench_program, matrix_bytes
 from test_mpi_launch import mpi, mpi_program  # noqa: F401 (mpi: the fixture)
+from test_mpi_provider import fi_provider, run_scenario  # noqa: F401 (fi_provider: the fixture)
 
 COPY_OFF = ("--no-single-copy",)
 
@@ -59,3 +61,21 @@ def test_model_mode_moves_payloads_through_the_mpb(build, mpi, scratch):
         rounds.append([u["mpi"]["rounds_sent"] for u in s["summary"]["ues"]])
     # 5 warm-up and 5 timed round trips: 10 payloads each way, at most 48 + 4096 bytes per round
     assert rounds[0] == rounds[1] and min(rounds[0]) >= 10 * 65536 // 4144, rounds
+
+
+def test_close_withdraws_an_unclaimed_single_copy(build, fi_provider, scratch):
+    """tests/mpi/fi_provider.c withdraw: UE 0 closes the endpoint of a 4 MiB in-place send whose
+    rendezvous is in the MPB while UE 1 stays out of the provider (files in the working directory
+    order the two without it), then overwrites the buffer.  The close withdraws the copy through the descriptor's claim
+    word (docs/mpi-channel.md "Single copy"), so UE 1 never reads the buffer given back: the payload
+    arrives intact in rounds through the MPB.  Before, the close waited 1 s for a copy that could
+    not come, then gave the buffer back with the rendezvous still there to be copied (one round).
+    Three runs."""
+    for run in range(3):
+        job = Path(scratch) / f"withdraw{run}"
+        res = run_scenario(build, fi_provider, "withdraw", scratch, "--job-dir", job, "--trace", "counters")
+        assert res.rc == lib.RC_OK, res
+        assert "fi_provider withdraw: OK" in res.out, res
+        sent = lib.check_summary(job / "summary.json")["ues"][0]["mpi"]["rounds_sent"]
+        # the rendezvous, then 4 MiB in rounds of at most 48 + 4096 bytes
+        assert sent >= (4 << 20) // 4144, sent

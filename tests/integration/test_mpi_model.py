@@ -171,6 +171,60 @@ def test_counted_mpi_build(build, mpi, scratch):
     assert all(t["t1"] - t["t0"] >= 0.2 for t in wtimes(native.out).values()), native.out
 
 
+# Rank 0 computes (counted: virtual time) and then sends; rank 1 waits in host time only (a sleep
+# costs no virtual time in a counted build), so rank 0's round is in rank 1's MPB, stamped in rank
+# 1's virtual future, before rank 1 sends its own message.
+CAUSALITY_PROBE = r"""
+#include <mpi.h>
+#include <stdio.h>
+#include <time.h>
+int main(int argc, char **argv) {
+  MPI_Init(&argc, &argv);
+  int me;
+  MPI_Comm_rank(MPI_COMM_WORLD, &me);
+  long out = me, in = -1;
+  if (me == 0) {
+    volatile long sum = 0;
+    for (long i = 0; i < 200000; i++) sum += i;
+    double sent = MPI_Wtime();
+    MPI_Send(&out, 1, MPI_LONG, 1, 0, MPI_COMM_WORLD);
+    MPI_Recv(&in, 1, MPI_LONG, 1, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    printf("causality rank=0 sent=%.12f in=%ld\n", sent, in);
+  } else {
+    nanosleep(&(struct timespec){0, 300000000}, NULL);
+    double t0 = MPI_Wtime();
+    MPI_Send(&out, 1, MPI_LONG, 0, 0, MPI_COMM_WORLD);
+    double t1 = MPI_Wtime();
+    MPI_Recv(&in, 1, MPI_LONG, 0, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    double t2 = MPI_Wtime();
+    printf("causality rank=1 t0=%.12f t1=%.12f t2=%.12f in=%ld\n", t0, t1, t2, in);
+  }
+  MPI_Finalize();
+  return 0;
+}
+"""
+
+
+def test_a_message_from_the_virtual_future_waits_for_its_time(build, mpi, scratch):
+    """Ranks run in host order, not virtual-time order: a round already in the receiver's MPB but
+    stamped after the receiver's clock counts only once the receiver waits (docs/mpi-channel.md,
+    "Model mode: messages from the virtual future"). Rank 1's eager send, made while rank 0's
+    message (sent at virtual time `sent`) already sits in its MPB, completes in its own time; its
+    receive then ends after `sent`."""
+    src = Path(scratch) / "causality_probe.c"
+    src.write_text(CAUSALITY_PROBE)
+    prog = counted_program(build, mpi, src, scratch)
+    res = lib.rccerun(build, "--mpi", mpi, "-nue", 2, "--model", "scc", prog)
+    assert res.rc == lib.RC_OK, res
+    rows = {int(m[1]): {k: float(v) for k, v in (kv.split("=") for kv in m[2].split())}
+            for m in re.finditer(r"causality rank=(\d+)((?: \w+=\S+)+)$", res.out, re.MULTILINE)}
+    assert rows[0]["in"] == 1 and rows[1]["in"] == 0, res.out
+    sent, r1 = rows[0]["sent"], rows[1]
+    assert r1["t0"] < sent / 4, rows  # rank 1 starts its send long before rank 0's
+    assert r1["t1"] - r1["t0"] < (sent - r1["t0"]) / 4, rows  # ... and finishes it in its own time
+    assert r1["t2"] > sent, rows  # the receive waits for the message's virtual arrival
+
+
 def test_rccecc_mpi_showme(build):
     """With an MPI compiler wrapper rccecc links no librcce (and no sanitizer): a counted build links
     the no-op hooks the preloaded provider overrides."""

@@ -11,7 +11,8 @@ import pytest
 
 import openscc_testlib as lib
 import test_mpi
-from test_mpi_launch import mpi, mpi_program  # noqa: F401 (mpi: the fixture)
+from test_mpi_launch import mpi, mpi_program, require  # noqa: F401 (mpi: the fixture)
+from test_mpi_provider import fi_provider  # noqa: F401 (the fixture)
 
 
 @pytest.mark.parametrize("nranks, channel", [(2, "sccmpich"), (8, "sccmpich"), (2, "sccmpich-normal")])
@@ -88,3 +89,21 @@ def test_layout_that_does_not_fit_fails_the_job(build, mpi, scratch):
     assert ("the sccmpich channel needs 1120 bytes of MPB per core for 11 UEs (96 bytes of flags per UE and a "
             "2-line rendezvous buffer); this chip has 1024; use fewer UEs or a chip with a larger MPB") in res.err, res
     assert "stress: OK" not in res.out, res
+
+
+@pytest.mark.parametrize("scenario, gone", [("owner-finishes", "finished"), ("owner-exits", "exited")])
+def test_rendezvous_buffer_outlives_its_owner(build, fi_provider, scratch, scenario, gone):
+    """tests/mpi/fi_provider.c at 3 UEs: UE 0 grants its rendezvous buffer to UE 1's 64 KiB send, and
+    UE 1 leaves with it: it closes its fabric, which gives up on the send after 5 s (UE 0 took
+    nothing meanwhile), or exits without closing it.  UE 2's 64 KiB send to UE 0 then waits for the
+    buffer: UE 0 takes it back from UE 1 (finished: marked so by its provider; exited: its process
+    is gone) and UE 2's message arrives intact (before: UE 2 and UE 0 waited forever, ended as a
+    deadlock)."""
+    require(build, "openmpi")
+    res = lib.rccerun(build, "--mpi", "openmpi", "-nue", 3, "--mpi-channel", "sccmpich", "--timeout", 120,
+                      fi_provider, scenario, cwd=scratch)
+    assert res.rc == lib.RC_OK, res
+    assert f"fi_provider {scenario}: OK" in res.out, res
+    assert (f"openscc mpi channel: UE 0: UE 1 {gone} while holding this UE's rendezvous buffer (52 of its "
+            "65568-byte packet received): the packet is dropped and the buffer goes to UE 2, the next sender "
+            "waiting") in res.err_lines, res

@@ -7,6 +7,10 @@
  *   close    fi_close of an endpoint with a message landing in its receive
  *            and with an in-place send under way: neither touches the
  *            caller's buffers afterwards, the send arrives intact
+ *   withdraw fi_close of an endpoint whose 4 MiB single copy the receiver
+ *            has not claimed yet (it stays out of the provider until the
+ *            close): the copy is withdrawn, the payload follows in rounds
+ *            intact although the caller overwrote its buffer
  *   cancel   fi_cancel of a multi-receive buffer while a message lands in
  *            it: the message completes, then FI_ECANCELED; fi_cancel of an
  *            unknown context: -FI_ENOENT
@@ -26,8 +30,14 @@
  *   atomic   every datatype x operation of fi_atomic, fi_fetch_atomic and
  *            fi_compare_atomic: the valid ones (queries = the documented
  *            table) against a sequential reference, the others refused
+ *   owner-finishes, owner-exits  (3 UEs, --mpi-channel sccmpich) UE 1's
+ *            64 KiB send to UE 0 is granted UE 0's rendezvous buffer, then
+ *            UE 1 closes its fabric (giving up after 5 s: UE 0 takes
+ *            nothing meanwhile) or exits without closing it; UE 2's 64 KiB
+ *            to UE 0, sent after that, still arrives intact
  *   rma-errors  unknown key, out of range, read-only region: error
- *            completions (FI_EINVAL, FI_EACCES) and counter errors; a
+ *            completions (FI_EINVAL, FI_EACCES) and counter errors (the
+ *            read-only region serves reads and atomic reads); a
  *            refused inject only counted; what is refused at the call
  *            (lengths that wrap around; mr_mode 0: the caller's keys)
  * Prints `fi_provider SCENARIO: OK` (UE 0); a failure prints
@@ -222,6 +232,54 @@ static void scenario_close(void) {
   }
   if (me == 1) close_ep(&a);
   close_ep(&b);
+}
+
+/* ---- withdraw ---- */
+/* Files in the working directory that order the two UEs without the
+ * provider: UE 1 stays out of it from READY until WITHDRAWN, which UE 0
+ * creates once its endpoint closed, so UE 1 cannot claim the copy first. */
+#define READY_FLAG "fi_provider-ready"
+#define WITHDRAWN_FLAG "fi_provider-withdrawn"
+
+static void flag_raise(const char *name) {
+  FILE *f = fopen(name, "w");
+  if (!f) die("cannot create a flag file in the working directory", 0);
+  fclose(f);
+}
+
+static void flag_wait(const char *name) {
+  while (access(name, F_OK) != 0) usleep(1000);
+  unlink(name);
+}
+
+static void scenario_withdraw(void) {
+  struct ep e = open_ep();
+  struct fi_cq_tagged_entry c;
+  char token = 0;
+  if (me == 1) {
+    unlink(WITHDRAWN_FLAG);
+    flag_raise(READY_FLAG);    /* no provider call from here ... */
+    flag_wait(WITHDRAWN_FLAG); /* ... to here */
+    unsigned char *in = calloc(1, BIG), *want = pattern(BIG, 3);
+    CHECK(fi_trecv(e.ep, in, BIG, NULL, FI_ADDR_UNSPEC, 2, 0, NULL));
+    wait_ok(&e, &c);
+    if (c.len != BIG || memcmp(in, want, BIG) != 0) die("the withdrawn send arrived changed", (long)c.len);
+    CHECK(fi_tsend(e.ep, &token, 1, NULL, peer(&e, 0, 0), 3, NULL));
+    wait_ok(&e, &c);
+  } else {
+    flag_wait(READY_FLAG);
+    /* The rendezvous goes into the MPB at once; closing takes the buffer back
+     * before UE 1 can claim it, so the payload follows in rounds. */
+    struct ep s = open_ep();
+    unsigned char *out = pattern(BIG, 3);
+    CHECK(fi_tsend(s.ep, out, BIG, NULL, peer(&s, 1, 0), 2, NULL)); /* in place: it has a CQ */
+    close_ep(&s);
+    memset(out, 0xEE, BIG);
+    flag_raise(WITHDRAWN_FLAG);
+    CHECK(fi_trecv(e.ep, &token, 1, NULL, FI_ADDR_UNSPEC, 3, 0, NULL));
+    wait_ok(&e, &c); /* UE 1 has the payload */
+  }
+  close_ep(&e);
 }
 
 /* ---- cancel ---- */
@@ -531,12 +589,8 @@ static void scenario_rma(void) {
 enum { PLAIN, FETCH, COMPARE };
 static const char *const class_name[] = {"fi_atomic", "fi_fetch_atomic", "fi_compare_atomic"};
 
-/* The documented table (docs/mpi-provider.md): which operations each class
- * takes, and which each kind of datatype offers. */
-static int class_takes(int cls, enum fi_op op) {
-  if (cls == COMPARE) return op >= FI_CSWAP && op <= FI_MSWAP;
-  return op <= FI_BXOR || op == FI_ATOMIC_WRITE || (cls == FETCH && op == FI_ATOMIC_READ);
-}
+/* The documented table (docs/mpi-provider.md): which operations each kind
+ * of datatype offers, in every class. */
 static int type_takes(enum fi_datatype dt, enum fi_op op) {
   int integer = dt <= FI_UINT64,
       complex_ = dt == FI_FLOAT_COMPLEX || dt == FI_DOUBLE_COMPLEX || dt == FI_LONG_DOUBLE_COMPLEX;
@@ -626,6 +680,7 @@ static int type_takes(enum fi_datatype dt, enum fi_op op) {
       memcpy(&c, compare + k * sizeof(T), sizeof(T));                                                     \
       memcpy(&g, got + k * sizeof(T), sizeof(T));                                                         \
       memcpy(&f, fetched + k * sizeof(T), sizeof(T));                                                     \
+      if (cls != COMPARE) c = 0; /* no compare values: the compare-and-swaps compare with zero */         \
       if (g != ref_##dt(op, o, v, c) || (cls != PLAIN && f != o)) return 0;                               \
     }                                                                                                     \
     return 1;                                                                                             \
@@ -698,10 +753,10 @@ static void scenario_atomic(void) {
           struct fi_atomic_attr attr = {0};
           uint64_t qflags = cls == FETCH ? FI_FETCH_ATOMIC : cls == COMPARE ? FI_COMPARE_ATOMIC : 0;
           int queried = fi_query_atomic(domain, dt, op, &attr, qflags) == 0;
-          if (valid != (class_takes(cls, op) && type_takes(dt, op)) || queried != valid ||
+          if (valid != type_takes(dt, op) || queried != valid ||
               (valid && (count < N_ELEM || attr.size != type_size(dt)))) {
             printf("fi_provider: UE 0: %s of datatype %d, operation %d: valid %d, queried %d, documented %d\n",
-                   class_name[cls], dt, op, valid, queried, class_takes(cls, op) && type_takes(dt, op));
+                   class_name[cls], dt, op, valid, queried, type_takes(dt, op));
             exit(1);
           }
           if (!valid) {
@@ -725,11 +780,17 @@ static void scenario_atomic(void) {
 /* ---- rma-errors: what the target refuses comes back as an error completion ---- */
 static void scenario_rma_errors(void) {
   struct rma_ep r = open_rma_ep();
-  unsigned char mem[4096], readonly[64];
-  memset(readonly, 0x5A, sizeof readonly);
+  unsigned char mem[4096];
+  /* The read-only region is a page the process itself may only read: a
+   * store of the target's progress there (an atomic read that wrote the
+   * value back) would crash it. */
+  unsigned char *readonly = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (readonly == MAP_FAILED) die("mmap", 0);
+  memset(readonly, 0x5A, 64);
+  if (mprotect(readonly, 4096, PROT_READ) != 0) die("mprotect", 0);
   /* mr_mode 0: keys 100 (read-write) and 200 (read only). */
   struct fid_mr *mr = register_region(mem, sizeof mem, FI_REMOTE_READ | FI_REMOTE_WRITE, 100);
-  struct fid_mr *ro = register_region(readonly, sizeof readonly, FI_REMOTE_READ, 200);
+  struct fid_mr *ro = register_region(readonly, 64, FI_REMOTE_READ, 200);
   struct fid_mr *dup;
   if (fi_mr_reg(domain, mem, 16, FI_REMOTE_READ, 0, 100, 0, &dup, NULL) != -FI_ENOKEY)
     die("a second registration with key 100 was not refused with -FI_ENOKEY", 0);
@@ -776,6 +837,13 @@ static void scenario_rma_errors(void) {
     CHECK(fi_read(r.e.ep, buf, 64, NULL, other, 0, 200, &ctx));
     rma_wait_ok(&r.e, &ctx, FI_RMA | FI_READ, "fi_read of the read-only region");
     expect_all(buf, 64, 0x5A, "the read-only region's byte");
+    /* Atomic reads need FI_REMOTE_READ only (fi_atomic(3)), and store nothing. */
+    uint64_t fetched = 0;
+    CHECK(fi_fetch_atomic(r.e.ep, NULL, 1, NULL, &fetched, NULL, other, 8, 200, FI_UINT64, FI_ATOMIC_READ, &ctx));
+    rma_wait_ok(&r.e, &ctx, FI_ATOMIC | FI_READ, "fi_fetch_atomic FI_ATOMIC_READ of the read-only region");
+    if (fetched != 0x5A5A5A5A5A5A5A5Aull) die("the read-only region's atomic read", (long)fetched);
+    CHECK(fi_atomic(r.e.ep, NULL, 1, NULL, other, 16, 200, FI_UINT64, FI_ATOMIC_READ, &ctx));
+    rma_wait_ok(&r.e, &ctx, FI_ATOMIC | FI_WRITE, "fi_atomic FI_ATOMIC_READ of the read-only region");
     /* A refused inject call is counted, never reported in the CQ (it has no context, fi_msg(3)). */
     CHECK(fi_inject_write(r.e.ep, buf, 8, other, 0, 999));
     while (fi_cntr_readerr(r.wc) != 4) {
@@ -790,13 +858,67 @@ static void scenario_rma_errors(void) {
   if (fi_close(&domain->fid) != -FI_EBUSY) die("the domain closed under its registrations and endpoint", 0);
   CHECK(fi_close(&ro->fid));
   CHECK(fi_close(&mr->fid));
+  munmap(readonly, 4096);
   close_rma_ep(&r);
+}
+
+/* ---- owner-finishes, owner-exits ---- */
+#define OWNER_GONE "fi_provider.owner-gone"
+#define RNDV (64u << 10) /* a rendezvous on the sccmpich channel (3 UEs: beyond a 1372-byte eager round) */
+enum { OWNER_TAG = 1, WAITER_TAG = 2, GRANTED_TAG = 3 };
+
+/* Whether a tagged message with `tag` has arrived (its header at least): FI_PEEK. */
+static int peek_tag(struct ep *e, uint64_t tag) {
+  struct fi_msg_tagged m = {.addr = FI_ADDR_UNSPEC, .tag = tag};
+  struct fi_cq_tagged_entry c;
+  struct fi_cq_err_entry err;
+  CHECK(fi_trecvmsg(e->ep, &m, FI_PEEK));
+  if (wait_cq(e, &c, &err) == 1) return 1;
+  if (err.err != FI_ENOMSG) die("FI_PEEK", err.err);
+  return 0;
+}
+
+static void scenario_owner_gone(int finishes) {
+  struct ep e = open_ep();
+  struct fi_cq_tagged_entry c;
+  struct stat st;
+  if (me == 1) {
+    CHECK(fi_tsend(e.ep, pattern(RNDV, 5), RNDV, NULL, peer(&e, 0, 0), OWNER_TAG, NULL));
+    if (finishes) {
+      close_ep(&e);
+      close_fabric(); /* gives up after 5 s: UE 0 takes nothing meanwhile */
+    }
+    FILE *f = fopen(OWNER_GONE, "w");
+    if (f) fclose(f);
+    _exit(0); /* owner-exits: without closing anything */
+  }
+  if (me == 0) {
+    for (int i = 0; i < 6000 && stat(OWNER_GONE, &st) != 0; i++) usleep(10000);
+    if (stat(OWNER_GONE, &st) != 0) die("UE 1 never left", 0);
+    unlink(OWNER_GONE);
+    /* UE 1's request-to-send carries its header (tagged flags): once it is
+     * here, UE 1 was granted the buffer, in the same pass. */
+    while (!peek_tag(&e, OWNER_TAG)) continue;
+    token_send(&e, peer(&e, 2, 0), GRANTED_TAG, 0, 0);
+    unsigned char *in = calloc(1, RNDV), *want = pattern(RNDV, 6);
+    CHECK(fi_trecv(e.ep, in, RNDV, NULL, peer(&e, 2, 0), WAITER_TAG, 0, NULL));
+    wait_ok(&e, &c);
+    if (c.len != RNDV || memcmp(in, want, RNDV) != 0) die("UE 2's message arrived changed", (long)c.len);
+  } else {
+    token_recv(&e, GRANTED_TAG, NULL, NULL);
+    CHECK(fi_tsend(e.ep, pattern(RNDV, 6), RNDV, NULL, peer(&e, 0, 0), WAITER_TAG, NULL));
+    wait_ok(&e, &c); /* its request waits behind UE 1's grant */
+  }
+  close_ep(&e);
 }
 
 int main(int argc, char **argv) {
   const char *ue = getenv("OPENSCC_UE");
   me = ue ? atoi(ue) : -1;
-  if (argc != 2) die("usage: fi_provider close|cancel|getinfo|threads|drain|oom|rma|atomic|rma-errors", 0);
+  if (argc != 2)
+    die("usage: fi_provider "
+        "close|withdraw|cancel|getinfo|threads|drain|oom|rma|atomic|rma-errors|owner-finishes|owner-exits",
+        0);
   const char *s = argv[1];
   if (strcmp(s, "rma") == 0 || strcmp(s, "atomic") == 0 || strcmp(s, "rma-errors") == 0) {
     extra_caps = FI_RMA | FI_ATOMIC;
@@ -805,6 +927,7 @@ int main(int argc, char **argv) {
   open_fabric();
   if (strcmp(s, "close") == 0) scenario_close();
   else if (strcmp(s, "cancel") == 0) scenario_cancel();
+  else if (strcmp(s, "withdraw") == 0) scenario_withdraw();
   else if (strcmp(s, "getinfo") == 0) scenario_getinfo();
   else if (strcmp(s, "threads") == 0) scenario_threads();
   else if (strcmp(s, "drain") == 0) scenario_drain();
@@ -812,6 +935,8 @@ int main(int argc, char **argv) {
   else if (strcmp(s, "rma") == 0) scenario_rma();
   else if (strcmp(s, "atomic") == 0) scenario_atomic();
   else if (strcmp(s, "rma-errors") == 0) scenario_rma_errors();
+  else if (strcmp(s, "owner-finishes") == 0) scenario_owner_gone(1);
+  else if (strcmp(s, "owner-exits") == 0) scenario_owner_gone(0);
   else die("unknown scenario", 0);
   if (strcmp(s, "drain") != 0 || me == 0) close_fabric();
   if (me == 0) printf("fi_provider %s: OK\n", s);

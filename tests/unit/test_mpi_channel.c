@@ -22,6 +22,7 @@
 #include "hw/wait.h"
 #include "mpi/channel.h"
 #include "mpi/channel_internal.h"
+#include "mpi/channel_sccmpich.h"
 #include "mpi/mpi_shared.h"
 #include "timing/timing.h"
 #include "timing/timing_shared.h"
@@ -97,7 +98,7 @@ static void sent(struct mpi_out_packet *p) {
 }
 
 /* Post a packet of `size` bytes, its payload in four iov pieces (one empty). */
-static void post(int dst, int index, int kind, uint64_t size) {
+static struct out_packet *post(int dst, int index, int kind, uint64_t size) {
   struct out_packet *o = calloc(1, sizeof *o);
   o->buf = malloc(size ? size : 1);
   for (uint64_t i = 0; i < size; i++) o->buf[i] = pattern(ue.me, dst, index, i);
@@ -116,6 +117,7 @@ static void post(int dst, int index, int kind, uint64_t size) {
   if (timing_enabled) timing_enter(); /* as the provider's entry points (nested: counted once) */
   mpi_channel_post(&o->p);
   if (timing_enabled) timing_leave();
+  return o;
 }
 
 static void arrived(void *arg, int src, const unsigned char header[MPI_PACKET_HEADER], uint64_t payload_bytes,
@@ -406,6 +408,60 @@ static void test_stalled_receiver_degrades_others(void) {
   run_scenario_with(&sc, run_stall_ue);
 }
 
+/* sccmpich: UE 0 holds UE 1's rendezvous buffer and leaves with its packet
+ * unfinished (one chunk sent): it finishes (closes its channel, marked
+ * HW_UE_FINALIZED as the provider does) or exits without closing (its
+ * process is gone).  UE 2's rendezvous to UE 1, requested after that, must
+ * still get the buffer and arrive intact (before: it waited forever). */
+enum { OWNER_GRANTED = 1, OWNER_GONE = 2 }; /* the steps, in the job's shared word */
+
+static void until_step(struct hw_job *job, int step, int progressing) {
+  while (__atomic_load_n(others_done(job), __ATOMIC_ACQUIRE) < step)
+    if (progressing) progress();
+    else usleep(1000);
+}
+
+static int run_owner_gone_ue(const struct scenario *sc, int fd, int me, int owner_exits) {
+  struct hw_job job;
+  int r = open_ue(sc, fd, me, &job);
+  if (r) return r;
+  alarm(30); /* a waiter left behind forever fails the UE */
+  const struct mpi_ue_shared *stats = mpi_ue_shared_of(&job, me);
+  if (me == 0) {
+    post(1, 0, KIND_DATA, sc->sizes[0]); /* the request-to-send goes at once */
+    until_step(&job, OWNER_GRANTED, 0);
+    while (stats->rounds_sent < 2) progress(); /* the clear-to-send seen, the first chunk announced */
+    if (!owner_exits) {
+      mpi_channel_close();
+      __atomic_store_n(&hw_ue(&job, me)->state, HW_UE_FINALIZED, __ATOMIC_RELEASE);
+    }
+    __atomic_store_n(others_done(&job), OWNER_GONE, __ATOMIC_RELEASE);
+    return ue.failures ? 1 : 0; /* reaped first (run_scenario_with): its process is gone at once */
+  }
+  if (me == 1) {
+    while (sccm.owner != 0) progress();
+    __atomic_store_n(others_done(&job), OWNER_GRANTED, __ATOMIC_RELEASE);
+    while (ue.data_from[2] < 1 || mpi_channel_pending() > 0) progress();
+    FAIL_IF(ue.data_from[0] != 0 || sccm.owner != -1 || sccm.wait_count != 0);
+  } else {
+    until_step(&job, OWNER_GONE, 0);
+    post(1, 0, KIND_DATA, sc->sizes[0]);
+    while (ue.acks < 1 || mpi_channel_pending() > 0) progress();
+  }
+  return close_ue(&job);
+}
+
+static int run_owner_finishes_ue(const struct scenario *sc, int fd, int me) { return run_owner_gone_ue(sc, fd, me, 0); }
+static int run_owner_exits_ue(const struct scenario *sc, int fd, int me) { return run_owner_gone_ue(sc, fd, me, 1); }
+
+static void test_rendezvous_owner_gone(void) {
+  static const uint64_t sizes[] = {100000};
+  const struct scenario sc = {
+      .chip = "scc", .nue = 3, .kind = MPI_CHANNEL_SCCMPICH, .sizes = sizes, .nsizes = N(sizes), .late_ue = -1};
+  run_scenario_with(&sc, run_owner_finishes_ue);
+  run_scenario_with(&sc, run_owner_exits_ue); /* without closing: its process is looked for */
+}
+
 /* --- single copy ----------------------------------------------------------------- */
 
 /* Without CAP_SYS_PTRACE (root has it) this process may not read a process
@@ -445,6 +501,126 @@ static int run_copy_ue(const struct scenario *sc, int fd, int me) {
     FAIL_IF(stats->packets_recv != COPY_PACKETS || stats->bytes_recv != bytes);
   }
   return close_ue(&job);
+}
+
+/* The race between the receiver's claim and the sender taking its buffers
+ * back (mpi_channel_copying, as a closing endpoint asks), made
+ * deterministic: UE 0 posts one 1 MiB packet (its rendezvous goes at once)
+ * and stops progressing.  Receiver first: UE 1 progresses until the packet
+ * is in (claimed, copied, its status published); copying() must then answer
+ * 1 and leave the claim word taken, and UE 0's next progress call ends the
+ * packet (done(), by single copy: one round).  Sender first: copying()
+ * withdraws the rendezvous (answers 0, the claim word withdrawn); the test
+ * then re-points the iov at a new copy of the payload and spoils the old
+ * buffer, as the provider's detach() does, and the payload must arrive
+ * intact in rounds through the MPB, read from the iov as it is then. */
+enum { CLAIM_POSTED = 1, CLAIM_DECIDED = 2 }; /* the steps, in the job's shared word */
+
+static int32_t claim_word_to(int dest) {
+  return __atomic_load_n((int32_t *)(chan.tx[dest].ews + chan.g.meta_bytes + MPI_PACKET_HEADER), __ATOMIC_ACQUIRE);
+}
+
+/* What detach() does: the same iov lengths over a new copy; the old buffer spoiled, then freed. */
+static void repoint_payload(struct out_packet *o) {
+  uint64_t size = o->p.payload_bytes;
+  unsigned char *copy = malloc(size);
+  memcpy(copy, o->buf, size);
+  for (size_t i = 0; i < o->p.iov_count; i++)
+    o->iov[i].iov_base = copy + ((unsigned char *)o->iov[i].iov_base - o->buf);
+  memset(o->buf, 0, size);
+  free(o->buf);
+  o->buf = copy;
+}
+
+static int run_claim_ue(const struct scenario *sc, int fd, int me, int receiver_first) {
+  struct hw_job job;
+  int r = open_ue(sc, fd, me, &job);
+  if (r) return r;
+  const struct mpi_ue_shared *stats = mpi_ue_shared_of(&job, me);
+  uint64_t size = sc->sizes[0], mpb_rounds = size / (48 + 4096);
+  if (me == 0) {
+    struct out_packet *o = post(1, 0, KIND_DATA, size);
+    FAIL_IF(stats->rounds_sent != 1 || !chan.tx[1].copy);
+    __atomic_store_n(others_done(&job), CLAIM_POSTED, __ATOMIC_RELEASE);
+    if (receiver_first) {
+      until_step(&job, CLAIM_DECIDED, 0);
+      FAIL_IF(mpi_channel_copying(&o->p) != 1);
+      FAIL_IF(claim_word_to(1) != -1); /* taken */
+      FAIL_IF(ue.sends_done != 0);
+      FAIL_IF(mpi_channel_progress() == 0);
+      FAIL_IF(ue.sends_done != 1); /* done() by the status */
+    } else {
+      FAIL_IF(mpi_channel_copying(&o->p) != 0);
+      FAIL_IF(claim_word_to(1) != 0); /* withdrawn */
+      repoint_payload(o);
+      __atomic_store_n(others_done(&job), CLAIM_DECIDED, __ATOMIC_RELEASE);
+    }
+    while (ue.sends_done < 1 || ue.acks < 1 || mpi_channel_pending() > 0) progress();
+    if (receiver_first) FAIL_IF(stats->rounds_sent != 1);
+    else FAIL_IF(stats->rounds_sent < 1 + mpb_rounds);
+    FAIL_IF(!chan.copy_ok); /* a withdrawn copy is no refusal */
+  } else {
+    until_step(&job, receiver_first ? CLAIM_POSTED : CLAIM_DECIDED, 0);
+    while (ue.data_from[0] < 1) progress(); /* complete() checks the data */
+    if (receiver_first) __atomic_store_n(others_done(&job), CLAIM_DECIDED, __ATOMIC_RELEASE);
+    while (mpi_channel_pending() > 0) progress();
+  }
+  return close_ue(&job);
+}
+
+static int run_receiver_claims_first_ue(const struct scenario *sc, int fd, int me) {
+  return run_claim_ue(sc, fd, me, 1);
+}
+static int run_sender_withdraws_first_ue(const struct scenario *sc, int fd, int me) {
+  return run_claim_ue(sc, fd, me, 0);
+}
+
+/* A receiver gone between its claim and its status: UE 0 claims UE 1's
+ * rendezvous (the claim word taken, as chan_copy_pull does) and exits
+ * without publishing a status (reaped first by run_scenario_with, so its
+ * process is gone at once).  Its sender must stop waiting, with a message
+ * on stderr: copying() answers 0 at last (the provider's endpoint close),
+ * or the channel closes (chan_copy_close's wait); the packet is never done
+ * (before: both waited forever). */
+static int run_claimer_gone_ue(const struct scenario *sc, int fd, int me, int sender_closes) {
+  struct hw_job job;
+  int r = open_ue(sc, fd, me, &job);
+  if (r) return r;
+  alarm(30); /* a sender left waiting forever fails the UE */
+  if (me == 0) {
+    until_step(&job, CLAIM_POSTED, 0);
+    __atomic_store_n((int32_t *)(chan.rx[1].ews + chan.g.meta_bytes + MPI_PACKET_HEADER), -1, __ATOMIC_RELEASE);
+    __atomic_store_n(others_done(&job), CLAIM_DECIDED, __ATOMIC_RELEASE);
+    return ue.failures ? 1 : 0; /* without closing */
+  }
+  struct out_packet *o = post(0, 0, KIND_DATA, sc->sizes[0]);
+  __atomic_store_n(others_done(&job), CLAIM_POSTED, __ATOMIC_RELEASE);
+  until_step(&job, CLAIM_DECIDED, 0);
+  if (!sender_closes) {
+    while (mpi_channel_copying(&o->p)) progress();
+    FAIL_IF(claim_word_to(0) != 0); /* withdrawn once reported */
+  }
+  FAIL_IF(ue.sends_done != 0);
+  int status = close_ue(&job);
+  free(o->buf); /* never done */
+  free(o);
+  return status;
+}
+
+static int run_claimer_gone_copying_ue(const struct scenario *sc, int fd, int me) {
+  return run_claimer_gone_ue(sc, fd, me, 0);
+}
+static int run_claimer_gone_closing_ue(const struct scenario *sc, int fd, int me) {
+  return run_claimer_gone_ue(sc, fd, me, 1);
+}
+
+static void test_single_copy_claim(void) {
+  static const uint64_t sizes[] = {1 << 20};
+  const struct scenario sc = {"scc", 2, MPI_CHANNEL_RCKMPI, sizes, 1, -1, 0, 1, 0};
+  run_scenario_with(&sc, run_receiver_claims_first_ue);
+  run_scenario_with(&sc, run_sender_withdraws_first_ue);
+  run_scenario_with(&sc, run_claimer_gone_copying_ue);
+  run_scenario_with(&sc, run_claimer_gone_closing_ue);
 }
 
 static void test_single_copy(void) {
@@ -598,7 +774,9 @@ int main(void) {
   test_all_to_all();
   test_late_receiver();
   test_stalled_receiver_degrades_others();
+  test_rendezvous_owner_gone();
   test_single_copy();
+  test_single_copy_claim();
   test_idle_shows_blocked();
   return unit_report("test_mpi_channel");
 }
