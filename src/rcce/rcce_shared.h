@@ -16,7 +16,7 @@
 #define RCCE_JOB_REGION "rcce.job"
 #define RCCE_JOB_VERSION 1
 #define RCCE_UE_REGION "rcce.ue"
-#define RCCE_UE_VERSION 1
+#define RCCE_UE_VERSION 2
 
 enum rcce_flag_mode { RCCE_FLAGMODE_UNSET = 0, RCCE_FLAGMODE_BIG = 1, RCCE_FLAGMODE_SINGLEBIT = 2 };
 enum rcce_iface { RCCE_IFACE_UNSET = 0, RCCE_IFACE_BASIC = 1, RCCE_IFACE_GORY = 2 };
@@ -37,8 +37,11 @@ struct rcce_ue_counters {
 struct rcce_ue_shared {
   struct rcce_ue_counters counters HW_ALIGNED; /* written by the UE only */
   /* Native single-copy transfers (single_copy.c): how the receiver of this
-   * UE's current outgoing message fared, written by that receiver. */
-  _Atomic uint32_t sc_receiver_status;
+   * UE's current outgoing message fared, written by that receiver.  On a
+   * line of its own: next to flag_writes (which the UE bumps on every flag
+   * write) the receiver's store moved that line between the two UEs on every
+   * single-copy message (docs/architecture.md, "The transfer engine"). */
+  _Atomic uint32_t sc_receiver_status HW_ALIGNED;
 };
 
 static inline struct rcce_job_shared *rcce_job_shared_of(const struct hw_job *j) {
