@@ -2,7 +2,7 @@
 # Install what the build and tests need on a fresh Debian 12 machine.
 # Skips everything already present, so it is cheap to run every time.
 #   install-deps.sh          build + tests (cmake, gcc, g++, make, chromium, clang-format, pytest; matplotlib, Jinja2, jsonschema for python/openscc;
-#                            the MPI layer: Open MPI, libfabric headers, gfortran, Debian's hpcc and netpipe-openmpi, and the
+#                            the MPI layer: Open MPI, libfabric headers, gfortran, Debian's hpcc, netpipe-openmpi and scalapack-mpi-test, and the
 #                            virtual environment .venv with the PyPI mpich, mpi4py and numpy; docs/mpi.md "Dependencies" says
 #                            why each is needed)
 #   install-deps.sh --bench  also the benchmark peer Debian MPICH
@@ -46,6 +46,7 @@ command -v gfortran >/dev/null 2>&1 || need="$need gfortran"  # mpif90.openmpi r
 # Debian's MPI applications the tests run unmodified (tests/integration/test_mpi_apps.py).
 command -v hpcc >/dev/null 2>&1 || need="$need hpcc"
 command -v NPopenmpi >/dev/null 2>&1 || need="$need netpipe-openmpi"
+exists "$root/usr/lib/*/scalapack/openmpi-tests/xcgsep" || need="$need scalapack-mpi-test"
 exists "$root/usr/include/rdma/fabric.h" || need="$need libfabric-dev"
 venv_step=""
 if ! venv_complete; then

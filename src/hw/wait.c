@@ -296,6 +296,20 @@ void hw_wake_word_asleep(volatile uint32_t *word, volatile uint32_t *asleep) {
 #define NAP_NS 1000000L
 #define BLOCKED_NAP_NS 20000000L
 #define BLOCKED_AFTER_NAPS 5
+/* A library's progress engine may need many empty polls for work of its own
+ * between two messages: Open MPI advances a communicator's context-id
+ * agreement (MPI_Comm_split, MPI_Comm_create, MPI_Comm_dup) one step per
+ * opal_progress call, each call one fruitless fi_cq_read.  A nap per such
+ * poll made ScaLAPACK's xcgsep (a rank alone on a 1x1 process grid making
+ * communicators while the others wait) 25 times slower and, seeing every
+ * rank idle for 2 s, the launcher reported a deadlock (docs/mpi-provider.md
+ * "Waiting").  So an idle stretch of hw_poll_idle_blocked yields, not naps,
+ * for as long as one nap would last (LIBRARY_PATIENCE_NS), and for up to
+ * LAST_AWAKE_PATIENCE_NS while every other UE of the job is asleep: then
+ * nothing but this UE's own work can end its wait (or the job is
+ * deadlocked, which the launcher still sees, that much later). */
+#define LIBRARY_PATIENCE_NS ((uint64_t)BLOCKED_NAP_NS)
+#define LAST_AWAKE_PATIENCE_NS 1000000000ull
 
 /* Per thread: a process whose threads take turns in a library's idle poll
  * (the MPI provider, prov_progress.c) keeps one budget and stretch each. */
@@ -310,6 +324,7 @@ static _Thread_local struct {
   int unwoken;
   uint32_t seq;
   uint64_t program_since; /* when a program's own poll first found nothing in it, or 0 */
+  uint64_t library_since; /* when a library's poll first spent its budget in it, or 0 */
 } idle_stretch;
 
 /* Something happened: the spin budget starts again, and so does the idle
@@ -319,6 +334,7 @@ void hw_poll_fruitful(void) {
   idle_stretch.naps = 0;
   idle_stretch.unwoken = 0;
   idle_stretch.program_since = 0;
+  idle_stretch.library_since = 0;
 }
 
 /* A library's nap on doorbell value s: one more of the idle stretch, shown
@@ -378,6 +394,21 @@ static void program_poll_idle(struct hw_job *j, int me, hw_cond_fn cond, void *a
   else nap(j, me, cond, arg, NULL);
 }
 
+/* Whether no UE of the job but me is running (the others asleep, finished
+ * or not started). */
+static int last_awake(const struct hw_job *j, int me) {
+  for (int u = 0; u < (int)j->hdr->nue; u++)
+    if (u != me && atomic_load_explicit(&hw_ue(j, u)->state, memory_order_relaxed) == HW_UE_RUNNING) return 0;
+  return 1;
+}
+
+/* Whether a library's idle stretch should still yield rather than nap. */
+static int library_patient(const struct hw_job *j, int me, uint64_t now) {
+  if (!idle_stretch.library_since) idle_stretch.library_since = now;
+  uint64_t age = now - idle_stretch.library_since;
+  return age < LIBRARY_PATIENCE_NS || (age < LAST_AWAKE_PATIENCE_NS && last_awake(j, me));
+}
+
 /* Returns 1 when the poll only spun (a pause: it ended when it began).
  * library: hw_poll_idle_blocked's poll (maybe a program's own test). */
 static int poll_idle(struct hw_job *j, int me, hw_cond_fn cond, void *arg, const struct hw_wait_desc *why, uint64_t now,
@@ -393,7 +424,7 @@ static int poll_idle(struct hw_job *j, int me, hw_cond_fn cond, void *arg, const
   }
   /* The question costs a stack walk (microseconds): asked only when the
    * poll would nap, never in the yields (48 UEs on 2 CPUs yield often). */
-  if (n < spin + yield) sched_yield();
+  if (n < spin + yield || (library && library_patient(j, me, now))) sched_yield();
   else if (library && program_poll && program_poll()) program_poll_idle(j, me, cond, arg);
   else nap(j, me, cond, arg, why);
   return 0;

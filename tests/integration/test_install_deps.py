@@ -58,7 +58,8 @@ def make_venv(venv: Path, wheels: tuple[str, ...] = WHEELS) -> None:
 
 
 # The system files the script checks for (under OPENSCC_DEPS_ROOT): Open MPI's and libfabric's headers.
-SYSTEM_FILES = ("usr/lib/x86_64-linux-gnu/openmpi/include/mpi.h", "usr/include/rdma/fabric.h")
+SYSTEM_FILES = ("usr/lib/x86_64-linux-gnu/openmpi/include/mpi.h", "usr/include/rdma/fabric.h",
+                "usr/lib/x86_64-linux-gnu/scalapack/openmpi-tests/xcgsep")
 
 
 def make_root(root: Path, files: tuple[str, ...]) -> None:
@@ -134,7 +135,7 @@ def test_incomplete_venv_gets_the_wheels_installed(tmp_path, wheels):
 
 
 @as_root
-@pytest.mark.parametrize("present, packages", [(SYSTEM_FILES[:1], "libfabric-dev"),
+@pytest.mark.parametrize("present, packages", [(SYSTEM_FILES[:1] + SYSTEM_FILES[2:], "libfabric-dev"),
                                                (SYSTEM_FILES[1:], "openmpi-bin libopenmpi-dev")],
                          ids=["no-libfabric-headers", "no-openmpi-headers"])
 def test_missing_system_headers_get_their_packages(tmp_path, present, packages):
@@ -145,10 +146,11 @@ def test_missing_system_headers_get_their_packages(tmp_path, present, packages):
 
 @as_root
 def test_missing_mpi_applications_get_their_packages(tmp_path):
-    """Debian's hpcc and NetPIPE (NPopenmpi) for tests/integration/test_mpi_apps.py."""
-    p, log = run_script(tmp_path, 0, with_cmake=True, absent=("hpcc", "NPopenmpi"))
+    """Debian's hpcc, NetPIPE (NPopenmpi) and ScaLAPACK's tests for tests/integration/test_mpi_apps.py."""
+    p, log = run_script(tmp_path, 0, with_cmake=True, absent=("hpcc", "NPopenmpi"), system_files=SYSTEM_FILES[:2])
     assert p.returncode == 0, p
-    assert p.stdout.splitlines()[1] == f"install-deps: apt-get install hpcc netpipe-openmpi (log: {log})", p
+    assert p.stdout.splitlines()[1] == (f"install-deps: apt-get install hpcc netpipe-openmpi scalapack-mpi-test "
+                                        f"(log: {log})"), p
 
 
 FETCH = lib.REPO / "scripts" / "fetch-libfabric-headers.sh"

@@ -130,6 +130,28 @@ def test_netpipe(build, openmpi, scratch):
         assert payload <= moved.get(pair, 0) < payload * 1.1 + 65536, (pair, moved, payload)
 
 
+SCALAPACK_TESTS = Path("/usr/lib/x86_64-linux-gnu/scalapack/openmpi-tests")
+
+
+def test_scalapack_generalized_eigensolver(build, openmpi, scratch):
+    """ScaLAPACK's own test of its complex generalized symmetric eigensolver (Debian's
+    scalapack-mpi-test, xcgsep with its SEP.dat) at 4 ranks: every check passes.  Its 1x1 process
+    grids leave rank 0 making communicators alone while ranks 1-3 wait in the next grid's
+    MPI_Comm_create.  Before: each of Open MPI's empty progress calls napped 20 ms in the provider,
+    and the launcher reported a deadlock in every run (docs/mpi-channel.md "Waiting")."""
+    xcgsep = SCALAPACK_TESTS / "xcgsep"
+    require_app(str(xcgsep), "scalapack-mpi-test")
+    work = Path(scratch) / "scalapack"
+    work.mkdir()
+    for dat in SCALAPACK_TESTS.glob("*.dat"):
+        (work / dat.name).write_bytes(dat.read_bytes())
+    res = lib.rccerun(build, "--mpi", openmpi, "-nue", 4, "--timeout", 120, xcgsep, cwd=work, timeout=200)
+    assert res.rc == lib.RC_OK, res
+    assert re.search(r"^\s*120 tests completed and passed residual checks\.$", res.out, re.M), res.out[-3000:]
+    assert re.search(r"^\s*0 tests completed and failed\.$", res.out, re.M), res.out[-3000:]
+    assert "END OF TESTS." in res.out, res
+
+
 def test_hpcc_and_netpipe_are_open_mpi_builds():
     """Debian builds both against Open MPI only (libmpi.so.40): they run with --mpi openmpi, not MPICH."""
     for path, package in ((HPCC, "hpcc"), (NETPIPE, "netpipe-openmpi")):
