@@ -302,7 +302,7 @@ void hw_wake_word_asleep(volatile uint32_t *word, volatile uint32_t *asleep) {
  * opal_progress call, each call one fruitless fi_cq_read.  A nap per such
  * poll made ScaLAPACK's xcgsep (a rank alone on a 1x1 process grid making
  * communicators while the others wait) 25 times slower and, seeing every
- * rank idle for 2 s, the launcher reported a deadlock (docs/mpi-provider.md
+ * rank idle for 2 s, the launcher reported a deadlock (docs/mpi-channel.md
  * "Waiting").  So an idle stretch of hw_poll_idle_blocked yields, not naps,
  * for as long as one nap would last (LIBRARY_PATIENCE_NS), and for up to
  * LAST_AWAKE_PATIENCE_NS while every other UE of the job is asleep: then

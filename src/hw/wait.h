@@ -60,8 +60,9 @@ void hw_poll_idle(struct hw_job *j, int me, hw_cond_fn cond, void *arg);
 void hw_poll_fruitful(void);
 /* The same for a library that polls while it waits for other UEs (the MPI
  * channel's progress loop, mpi_channel_idle).  The rule: an idle stretch
- * yields for its first 20 ms, whatever the budget (the library may be working
- * through steps of its own, one empty poll each); then naps, bounded
+ * yields for its first 20 ms, whatever the budget, and for up to 1 s while
+ * no other UE of the job runs (the library may be working through steps of
+ * its own, one empty poll each); then naps, bounded
  * (20 ms: the library may wait for something that rings no doorbell, e.g.
  * a program's MPI_Test loop with its own deadline, seen at most that late);
  * once one idle stretch (the fruitless polls since the last
