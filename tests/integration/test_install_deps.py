@@ -57,7 +57,8 @@ def make_venv(venv: Path, wheels: tuple[str, ...] = WHEELS) -> None:
         (venv / "lib" / "python3.11" / "site-packages" / f"{wheel}.dist-info").mkdir(parents=True)
 
 
-# The system files the script checks for (under OPENSCC_DEPS_ROOT): Open MPI's and libfabric's headers.
+# The system files the script checks for (under OPENSCC_DEPS_ROOT): Open MPI's and libfabric's headers,
+# and one of ScaLAPACK's test programs.
 SYSTEM_FILES = ("usr/lib/x86_64-linux-gnu/openmpi/include/mpi.h", "usr/include/rdma/fabric.h",
                 "usr/lib/x86_64-linux-gnu/scalapack/openmpi-tests/xcgsep")
 

@@ -1,5 +1,5 @@
 /*
- * comm_churn.c - communicators made while the other ranks already wait (docs/mpi-provider.md
+ * comm_churn.c - communicators made while the other ranks already wait (docs/mpi-channel.md
  * "Waiting"), the pattern of ScaLAPACK's tests on a 1x1 process grid (xcgsep): ROUNDS times, rank 0
  * first works alone -- it makes and frees SOLO communicators of its own (MPI_Comm_split and
  * MPI_Comm_dup of MPI_COMM_SELF) while the others have entered the round's call and idle in the
@@ -36,7 +36,8 @@ static int work_alone(int n, int round) {
   return bad;
 }
 
-/* The sum of the world ranks of the members of comm, as each member sees it. */
+/* Whether comm's members disagree with expect_sum, the sum of their world ranks (1, reported), or
+ * agree or comm is null (0). */
 static int check(MPI_Comm comm, int world_rank, int expect_sum, int round) {
   if (comm == MPI_COMM_NULL) return 0;
   int sum = -1;
