@@ -96,6 +96,9 @@ void mpi_channel_post(struct mpi_out_packet *p);
 /* Move what can move now: write rounds to free EWSs, read arrived rounds.
  * Returns how many rounds moved (0: nothing happened). */
 int mpi_channel_progress(void);
+/* Only the done() calls of the packets whose last byte has left (a post
+ * that wrote its whole packet at once); how many. */
+int mpi_channel_finish(void);
 /* Nothing moved: spend one unit of the wait budget (spin, yield, then sleep on
  * the UE's doorbell until something arrives or an EWS frees, bounded), with
  * the UE shown as waiting in MPI to the launcher's deadlock detector. */

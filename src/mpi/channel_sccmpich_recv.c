@@ -177,7 +177,7 @@ static void check_owner(void) {
 }
 
 int sccm_receive_rounds(void) {
-  int moved = chan_poll_senders(sccm_round_there, receive_round);
+  int moved = chan_poll_senders(sccm_round_there, receive_round, NULL);
   check_owner();
   return moved;
 }

@@ -2,7 +2,7 @@
  * The mpi layer's state in the job segment (hw/region.h):
  *   mpi.ue  per UE  the channel's statistics, as RCKMPI's channel statistics
  *                   feature showed them ([RCKMPI-2011] sec. II-A), and its
- *                   process's start time (single copy)
+ *                   process's start time (single copy), and its news bits
  * Written by the UE's channel (channel.c), read by the launcher for
  * summary.json (docs/mpi-channel.md, "Statistics").
  */
@@ -16,7 +16,8 @@
 /* Raise the version whenever struct mpi_ue_shared changes (the layout hash
  * then tells programs built against the old one to rebuild). */
 #define MPI_UE_REGION "mpi.ue"
-#define MPI_UE_VERSION 3
+#define MPI_UE_VERSION 4
+#define MPI_NEWS_WORDS ((HW_MAX_UES + 63) / 64)
 
 struct mpi_ue_shared {
   /* Packets (the provider's header + payload) and their bytes, header included. */
@@ -36,6 +37,14 @@ struct mpi_ue_shared {
   /* The channel's process: its start time (proc(5) /proc/pid/stat field
    * 22), which tells it from a later process with its pid (channel_copy.c). */
   uint64_t start_time;
+  /* Who wrote a round into my MPB (rounds) or consumed one of mine
+   * (consumed) since my channel last looked: bit u % 64 of word u / 64 for
+   * UE u, set by u (channel.c, chan_tell), taken by my channel, which then
+   * reads only those UEs' sequence words.  A host-side shortcut, not part
+   * of the SCC's protocol; on lines of their own, as other UEs write them. */
+  struct {
+    _Atomic uint64_t rounds, consumed;
+  } news[MPI_NEWS_WORDS] HW_ALIGNED;
 };
 
 /* UE ue's block; the blocks form an array (line-sized), so UE 0's indexes all. */

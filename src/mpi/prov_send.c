@@ -162,7 +162,7 @@ ssize_t prov_send(struct prov_ep *ep, const struct prov_send_args *a) {
   if (peer->ue == prov_g.ue) deliver_locally(tx);
   else {
     mpi_channel_post(&tx->pkt);
-    prov_progress();
+    prov_progress_sent();
   }
   prov_wake_napper(); /* it moves the rest, and completes the send */
   return 0;

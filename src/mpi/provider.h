@@ -373,6 +373,8 @@ static inline struct prov_timing prov_timing_begin(void) {
 struct timespec prov_realtime_after(long ns);
 /* Move what can move: returns the channel's rounds moved. */
 int prov_progress(void);
+/* The same after a send's post (cheaper when the packet left at once). */
+void prov_progress_sent(void);
 /* After a poll that found nothing (moved == 0, no completion): idle one
  * unit.  One thread at a time naps on the UE's doorbell, without the lock;
  * other idle threads wait for its nap to end (bounded).  The nap shows the
