@@ -123,7 +123,7 @@ struct chan_state {
   int in_engine;                                /* inside progress or post: callbacks may post, not recurse */
   int next_poll;                                /* the sender whose EWS is polled first (round-robin) */
   struct mpi_ue_shared *stats;
-  int copy_ok;          /* large payloads may go by single copy (channel_copy.c) */
+  int copy_ok; /* large payloads may go by single copy (channel_copy.c) */
   /* My rounds not known to be consumed that hold gEWS chunks: the passes
    * look for those rounds' receive sequences at once, to free the chunks;
    * any other round's only when its EWS takes the next (an idle sender
