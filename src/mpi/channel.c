@@ -104,12 +104,16 @@ static void take(_Atomic uint64_t *news, uint64_t *due) {
   if (atomic_load_explicit(news, memory_order_relaxed)) *due |= atomic_exchange_explicit(news, 0, memory_order_acq_rel);
 }
 
-static void take_news(void) {
+/* Take my news; whether any UE is due now. */
+static int take_news(void) {
   struct mpi_ue_shared *mine = &chan.ue_shared[chan.me];
+  uint64_t any = 0;
   for (int w = 0; w * 64 < chan.nue; w++) {
     take(&mine->news[w].rounds, &chan.due_rx[w]);
     take(&mine->news[w].consumed, &chan.due_tx[w]);
+    any |= chan.due_rx[w] | chan.due_tx[w];
   }
+  return any != 0;
 }
 
 /* At open: every UE due once (a reopened channel may find rounds there). */
@@ -572,7 +576,7 @@ static void rck_post(struct mpi_out_packet *p) {
  * with news (chan_tell), of the UEs due only. */
 static int rck_move(void) {
   if (!chan.news) return chan_poll_senders(round_there, receive_round, NULL) + send_rounds();
-  take_news();
+  if (!take_news()) return 0; /* the common empty poll: no sender loop */
   return chan_poll_senders(round_there, receive_round, chan.due_rx) + send_due();
 }
 
