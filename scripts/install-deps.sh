@@ -5,7 +5,7 @@
 #                            the MPI layer: Open MPI, libfabric headers, gfortran, Debian's hpcc, netpipe-openmpi and scalapack-mpi-test, and the
 #                            virtual environment .venv with the PyPI mpich, mpi4py and numpy; docs/mpi.md "Dependencies" says
 #                            why each is needed)
-#   install-deps.sh --bench  also the benchmark peer Debian MPICH
+#   install-deps.sh --bench  also the benchmark peer Debian MPICH, and valgrind (callgrind)
 # OPENSCC_VENV overrides the virtual environment's directory (the tests use it; rccerun expects <repo>/.venv).
 # OPENSCC_DEPS_ROOT prefixes the system files checked for (default: none, i.e. /): the tests point it at a tree of their own.
 # The package managers' output goes to a log file (OPENSCC_DEPS_LOG, default build/install-deps.log);
@@ -32,6 +32,7 @@ venv_complete() {
 need=""
 if [ "${1:-}" = "--bench" ]; then
   command -v mpicc.mpich >/dev/null 2>&1 || need="$need mpich libmpich-dev"
+  command -v valgrind >/dev/null 2>&1 || need="$need valgrind"  # the A/B group's counted row (callgrind)
 fi
 command -v cmake >/dev/null 2>&1 || need="$need cmake"
 command -v cc >/dev/null 2>&1 || need="$need gcc"

@@ -15,6 +15,7 @@ import time
 from argparse import Namespace
 from pathlib import Path
 
+from . import ab_instructions
 from .ab_markdown import ab_page
 from .building import build
 from .documents import document, launch_config, loop_config, write_results
@@ -227,6 +228,11 @@ def run_group(args, session: dict, prefix: Path) -> tuple[Path, Path] | None:
         (args.bench_dir / side).mkdir(parents=True, exist_ok=True)
     run_all(ab_args, [(group, {**j, "alternate": True}) for j in make_jobs(ab_args, SIDES, AB_GROUPS)])
     take_medians(tests)
+    log("A/B: counting the instructions of an 8-byte round trip (callgrind)")
+    rcce_bins = {"current": Path(args.rcce_bin), "baseline": Path(baseline["rcce_bin"])}
+    instructions = ab_instructions.measure(
+        {side: (rcce_bins[side] / "rccerun", builds[side]["programs"].get("roundtrip")) for side in SIDES},
+        args.bench_dir)
     rows = rows_of(tests)
     bound_row = next((r for r in rows if r["test"] == BOUND_TEST), None)
     config = {**loop_config(ab_args), **launch_config(args, SIDES, AB_GROUPS), "ues_large": args.ues,
@@ -234,7 +240,7 @@ def run_group(args, session: dict, prefix: Path) -> tuple[Path, Path] | None:
     session = {**session, "elapsed_s": time.perf_counter() - t_start}
     doc = document("openscc-bench-ab/1", session, config, builds, tests=tests, rows=rows,
                    bound={"test": BOUND_TEST, "bound": BOUND, "verdict": bound_verdict(bound_row)},
-                   runs=group.runs)
+                   instructions=instructions, runs=group.runs)
     return write_results(prefix, doc, ab_page)
 
 
@@ -243,7 +249,8 @@ def side_builds(args, base_bin: Path) -> dict:
     program the host-state probes run."""
     def with_bin(bin_dir, bench_dir):
         return Namespace(**{**vars(args), "rcce_bin": str(bin_dir), "bench_dir": bench_dir})
-    rcce = {"openscc": {k: v for k, v in PROGRAMS["openscc"].items() if k in AB_GROUPS}}
+    rcce = {"openscc": {**{k: v for k, v in PROGRAMS["openscc"].items() if k in AB_GROUPS},
+                        "roundtrip": ab_instructions.PROGRAM}}
     return {"current": build(args, ["openscc"], rcce)["openscc"],
             "baseline": build(with_bin(base_bin, base_bin.parent / "bench"), ["openscc"], rcce)["openscc"],
             "floor": build(args, ["floor"], PROGRAMS)["floor"]}

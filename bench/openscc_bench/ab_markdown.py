@@ -1,6 +1,7 @@
 """ab.md: the foundation rows of the current tree against the baseline revision (ab.py)."""
 from __future__ import annotations
 
+from .ab_instructions import verdict as instructions_verdict
 from .formatting import fmt
 from .markdown import error_lines, medians_sentence, page_start
 
@@ -31,6 +32,11 @@ def ab_page(doc: dict) -> str:
               "alternately (current then baseline, reversed on every other repeat). " + medians_sentence(doc["config"]) +
               f" Total time of the group {doc['elapsed_s']:.0f} s.", "",
               f"**8 B half round trip: {doc['bound']['verdict']}.**", "",
+              f"**Instructions of an 8 B round trip outside waiting (callgrind, UE 0 of "
+              f"`bench/rcce/roundtrip_count.c`): {instructions_verdict(doc.get('instructions'))}.** "
+              "Wall time on this shared host moves by the noise below; instructions are the part of the "
+              "latency the code decides. UE 1 runs natively; what UE 0 spends inside `hw_wait_cond` waiting "
+              "for it is left out.", "",
               f"| Test | baseline {short} | current | current / baseline | noise (A/A) | within noise "
               "| by host state |",
               "|---|---:|---:|---:|---:|---|---|"]

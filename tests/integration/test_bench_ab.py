@@ -13,7 +13,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "bench"))
 
-from openscc_bench import ab  # noqa: E402
+from openscc_bench import ab, ab_instructions  # noqa: E402
 from openscc_bench.ab_markdown import ab_page  # noqa: E402
 from openscc_bench.slots import take_medians  # noqa: E402
 
@@ -175,3 +175,72 @@ def test_unknown_baseline_skips_the_group_with_one_line(tmp_path):
     assert "A/B group skipped: unknown revision 'no-such-rev'" in p.stdout.splitlines()
     assert "Traceback" not in p.stdout + p.stderr
     assert not (tmp_path / "ab.json").exists()
+
+
+# --- the counted row (ab_instructions.py) ---------------------------------------------------------
+
+ANNOTATED = """\
+--------------------------------------------------------------------------------
+Ir                    file:function
+--------------------------------------------------------------------------------
+16,476,828 (100.0%)  ???:counted_round_trips [/tmp/roundtrip_count]
+ 4,040,967 (24.53%)  ???:hw_wait_cond [/tmp/roundtrip_count]
+ 3,900,000 (23.67%)  ???:hw_wait_cond'2 [/tmp/roundtrip_count]
+"""
+
+
+def test_counted_row_takes_the_waits_out_of_the_total():
+    total = ab_instructions.total_instructions("events: Ir\nsummary: 16476828\n")
+    waited = ab_instructions.inclusive_of(ANNOTATED, "hw_wait_cond")
+    assert (total, waited) == (16476828, 4040967)
+    assert ab_instructions.per_round_trip(total, waited, 20000) == pytest.approx(621.79305)
+    assert ab_instructions.inclusive_of(ANNOTATED, "hw_wait") == 0  # whole names only
+    assert ab_instructions.inclusive_of(ANNOTATED.replace("hw_wait_cond [", "other ["), "hw_wait_cond") == 3900000
+
+
+def test_counted_row_without_a_summary_is_an_error():
+    with pytest.raises(ab_instructions.CountError, match="no summary line"):
+        ab_instructions.total_instructions("events: Ir\n")
+
+
+def test_counted_row_is_skipped_without_valgrind(tmp_path, monkeypatch):
+    monkeypatch.setattr(ab_instructions.shutil, "which", lambda tool: None)
+    row = ab_instructions.measure({"current": (tmp_path / "rccerun", tmp_path / "p"),
+                                   "baseline": (tmp_path / "rccerun", tmp_path / "p")}, tmp_path)
+    assert row["status"] == "skipped"
+    assert row["reason"] == "valgrind, callgrind_annotate not installed"
+    assert ab_instructions.verdict(row) == "not counted (valgrind, callgrind_annotate not installed)"
+
+
+def test_page_shows_the_counted_row():
+    t = filled("pingpong_8", current=[1.0, 1.0], baseline=[1.0, 1.0])
+    rows = [ab.compare(t, None)]
+    doc = {"command": "c", "elapsed_s": 1.0,
+           "host": {"date": "d", "nproc": 2, "cpu_model": "cpu", "os": "os", "kernel": "k",
+                    "mpich_version": "m", "openmpi_version": "o"},
+           "config": {"repeat": 2, "quick": False, "time_box_s": 0.2, "min_iters": 3,
+                      "baseline": {"revision": "5513c9c", "commit": "5513c9c4c577fade5c3f08ec84510daa02a5c6d6",
+                                   "cmake": {}}},
+           "tests": [t], "rows": rows, "bound": {"verdict": ab.bound_verdict(rows[0])},
+           "instructions": {"status": "ok", "repeat": 3, "baseline": 806.2, "current": 631.0,
+                            "ratio": 631.0 / 806.2}}
+    page = ab_page(doc)
+    assert ("**Instructions of an 8 B round trip outside waiting (callgrind, UE 0 of "
+            "`bench/rcce/roundtrip_count.c`): baseline 806, current 631, current / baseline 0.783x "
+            "(median of 3 runs each).**") in page
+
+
+@pytest.mark.skipif(shutil.which("valgrind") is None or shutil.which("callgrind_annotate") is None,
+                    reason="valgrind not installed (scripts/install-deps.sh --bench installs it)")
+def test_counted_run_of_this_tree(build, tmp_path):
+    if build.asan:
+        pytest.skip("valgrind does not run AddressSanitizer programs")
+    program = tmp_path / "roundtrip_count"
+    subprocess.run([str(build.rccecc), str(ROOT / "bench" / "rcce" / "roundtrip_count.c"), "-o", str(program)],
+                   check=True, capture_output=True, timeout=300)
+    wrapper = tmp_path / "callgrind_ue0.sh"
+    wrapper.write_text(ab_instructions.WRAPPER.format(loop=ab_instructions.LOOP))
+    wrapper.chmod(0o755)
+    per_trip = ab_instructions.count_once(build.rccerun, program, wrapper, tmp_path / "cg.out", 2000)
+    # a send and a receive of 8 bytes: hundreds of instructions, not tens and not a wait loop's millions
+    assert 100 < per_trip < 5000
