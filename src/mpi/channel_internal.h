@@ -187,17 +187,20 @@ void chan_packet_complete(int src, uint64_t bytes, struct mpi_in_target *t);
 
 /* One pass over the senders, starting one further each time (the paper's
  * round-robin polling of the metadata): receive() each whose round is
- * there(); how many.  due: NULL, or the senders to look at (chan.due_rx:
- * a sender's bit goes when its round is received).  Inline, so each
- * engine's calls are direct. */
+ * there(); how many.  due: NULL, or the senders to look at (chan.due_rx),
+ * whose bits go as they are looked at: a teller's bit follows its round,
+ * so a due sender with no round there is one whose round an earlier pass
+ * already took.  Inline, so each engine's calls are direct. */
 static inline int chan_poll_senders(int (*there)(int src), void (*receive)(int src), uint64_t *due) {
   int moved = 0;
   /* no division per sender: 48 of them were a tenth of a 48-rank barrier's CPU time */
   for (int k = 0, src = chan.next_poll; k < chan.nue; k++, src = src + 1 == chan.nue ? 0 : src + 1) {
-    if (due && !(due[src / 64] >> (src % 64) & 1)) continue;
+    if (due) {
+      if (!(due[src / 64] >> (src % 64) & 1)) continue;
+      due[src / 64] &= ~(1ull << (src % 64));
+    }
     if (!there(src)) continue;
     receive(src);
-    if (due) due[src / 64] &= ~(1ull << (src % 64));
     moved++;
   }
   chan.next_poll = chan.next_poll + 1 == chan.nue ? 0 : chan.next_poll + 1;

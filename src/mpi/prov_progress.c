@@ -67,7 +67,7 @@ int prov_progress(void) {
 /* After a send's post, natively: a packet that left at once needs only its
  * done() (its CQ entry); a whole pass -- reading every EWS -- only when it
  * stayed queued.  That pass was 29 % of the provider's instructions per
- * send of an 8-byte ping-pong (docs/mpi-provider.md "Progress and waiting").
+ * send of an 8-byte ping-pong (docs/mpi-provider.md "Sends, completions").
  * In model mode always a whole pass, as before: which rounds a call
  * consumes moves the virtual clocks. */
 void prov_progress_sent(void) {
