@@ -147,17 +147,21 @@ def test_rows_split_by_host_state():
     assert rows[0]["states"] == {"fast": pytest.approx(1.0), "slow": pytest.approx(1.5)}
 
 
+def page_doc(t: dict, rows: list[dict], **parts) -> dict:
+    """An ab.json document around one test and its rows, as run_group writes it."""
+    return {"command": "python3 bench/run_bench.py", "elapsed_s": 12.0,
+            "host": {"date": "d", "nproc": 2, "cpu_model": "cpu", "os": "os", "kernel": "k",
+                     "mpich_version": "m", "openmpi_version": "o"},
+            "config": {"repeat": 4, "quick": False, "time_box_s": 0.2, "min_iters": 3,
+                       "baseline": {"revision": "5513c9c", "commit": "5513c9c4c577fade5c3f08ec84510daa02a5c6d6",
+                                    "cmake": {"CMAKE_BUILD_TYPE": "Release"}}},
+            "tests": [t], "rows": rows, "bound": {"verdict": ab.bound_verdict(rows[0])}, **parts}
+
+
 def test_page_shows_the_verdict_and_one_line_per_row():
     t = filled("pingpong_8", current=[1.02, 1.00, 1.04, 1.01], baseline=[1.00, 1.00, 1.10, 1.00])
     rows = [ab.compare(t, None)]
-    doc = {"command": "python3 bench/run_bench.py", "elapsed_s": 12.0,
-           "host": {"date": "d", "nproc": 2, "cpu_model": "cpu", "os": "os", "kernel": "k",
-                    "mpich_version": "m", "openmpi_version": "o"},
-           "config": {"repeat": 4, "quick": False, "time_box_s": 0.2, "min_iters": 3,
-                      "baseline": {"revision": "5513c9c", "commit": "5513c9c4c577fade5c3f08ec84510daa02a5c6d6",
-                                   "cmake": {"CMAKE_BUILD_TYPE": "Release"}}},
-           "tests": [t], "rows": rows, "bound": {"verdict": ab.bound_verdict(rows[0])}}
-    page = ab_page(doc).splitlines()
+    page = ab_page(page_doc(t, rows)).splitlines()
     assert "**8 B half round trip: within 3 % (+1.5 %; noise ±5.0 %).**" in page
     assert ("| Test | baseline 5513c9c4c577 | current | current / baseline | noise (A/A) | within noise "
             "| by host state |") in page
@@ -215,16 +219,8 @@ def test_counted_row_is_skipped_without_valgrind(tmp_path, monkeypatch):
 def test_page_shows_the_counted_row():
     t = filled("pingpong_8", current=[1.0, 1.0], baseline=[1.0, 1.0])
     rows = [ab.compare(t, None)]
-    doc = {"command": "c", "elapsed_s": 1.0,
-           "host": {"date": "d", "nproc": 2, "cpu_model": "cpu", "os": "os", "kernel": "k",
-                    "mpich_version": "m", "openmpi_version": "o"},
-           "config": {"repeat": 2, "quick": False, "time_box_s": 0.2, "min_iters": 3,
-                      "baseline": {"revision": "5513c9c", "commit": "5513c9c4c577fade5c3f08ec84510daa02a5c6d6",
-                                   "cmake": {}}},
-           "tests": [t], "rows": rows, "bound": {"verdict": ab.bound_verdict(rows[0])},
-           "instructions": {"status": "ok", "repeat": 3, "baseline": 806.2, "current": 631.0,
-                            "ratio": 631.0 / 806.2}}
-    page = ab_page(doc)
+    page = ab_page(page_doc(t, rows, instructions={"status": "ok", "repeat": 3, "baseline": 806.2,
+                                                   "current": 631.0, "ratio": 631.0 / 806.2}))
     assert ("**Instructions of an 8 B round trip outside waiting (callgrind, UE 0 of "
             "`bench/rcce/roundtrip_count.c`): baseline 806, current 631, current / baseline 0.783x "
             "(median of 3 runs each).**") in page
