@@ -1,11 +1,11 @@
 #!/bin/sh
 # Install what the build and tests need on a fresh Debian 12 machine.
 # Skips everything already present, so it is cheap to run every time.
-#   install-deps.sh          build + tests (cmake, gcc, g++, make, chromium, clang-format, pytest; matplotlib, Jinja2, jsonschema for python/openscc;
+#   install-deps.sh          build + tests (cmake, gcc, g++, make, chromium, clang-format, valgrind, pytest; matplotlib, Jinja2, jsonschema for python/openscc;
 #                            the MPI layer: Open MPI, libfabric headers, gfortran, Debian's hpcc, netpipe-openmpi and scalapack-mpi-test, and the
 #                            virtual environment .venv with the PyPI mpich, mpi4py and numpy; docs/mpi.md "Dependencies" says
 #                            why each is needed)
-#   install-deps.sh --bench  also the benchmark peer Debian MPICH, and valgrind (callgrind)
+#   install-deps.sh --bench  also the benchmark peer Debian MPICH
 # OPENSCC_VENV overrides the virtual environment's directory (the tests use it; rccerun expects <repo>/.venv).
 # OPENSCC_DEPS_ROOT prefixes the system files checked for (default: none, i.e. /): the tests point it at a tree of their own.
 # The package managers' output goes to a log file (OPENSCC_DEPS_LOG, default build/install-deps.log);
@@ -32,7 +32,6 @@ venv_complete() {
 need=""
 if [ "${1:-}" = "--bench" ]; then
   command -v mpicc.mpich >/dev/null 2>&1 || need="$need mpich libmpich-dev"
-  command -v valgrind >/dev/null 2>&1 || need="$need valgrind"  # the A/B group's counted row (callgrind)
 fi
 command -v cmake >/dev/null 2>&1 || need="$need cmake"
 command -v cc >/dev/null 2>&1 || need="$need gcc"
@@ -40,6 +39,7 @@ command -v g++ >/dev/null 2>&1 || need="$need g++"  # rccec++ (C++ RCCE programs
 command -v make >/dev/null 2>&1 || need="$need make"
 command -v chromium >/dev/null 2>&1 || need="$need chromium"  # the report's browser test (python/tests)
 command -v clang-format >/dev/null 2>&1 || need="$need clang-format"  # scripts/check-format.sh (make test)
+command -v valgrind >/dev/null 2>&1 || need="$need valgrind"  # callgrind: the A/B group's counted row and its test
 # The MPI layer (docs/mpi.md "Dependencies").
 { command -v mpicc.openmpi >/dev/null 2>&1 && exists "$root/usr/lib/*/openmpi/include/mpi.h"; } ||
   need="$need openmpi-bin libopenmpi-dev"

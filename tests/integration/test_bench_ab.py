@@ -227,7 +227,7 @@ def test_page_shows_the_counted_row():
 
 
 @pytest.mark.skipif(shutil.which("valgrind") is None or shutil.which("callgrind_annotate") is None,
-                    reason="valgrind not installed (scripts/install-deps.sh --bench installs it)")
+                    reason="valgrind not installed (scripts/install-deps.sh installs it)")
 def test_counted_run_of_this_tree(build, tmp_path):
     if build.asan:
         pytest.skip("valgrind does not run AddressSanitizer programs")

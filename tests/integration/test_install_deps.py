@@ -19,7 +19,8 @@ TOOLS = ("sh", "dirname", "mkdir", "tail", "env", "id", "seq", "chmod")
 # What it checks for: stubs, so that the test sees only what it sets up (cmake is left out where
 # the script must install something).  python3 is a stub that finds every Python package (it prints no
 # missing module) and makes a virtual environment whose python logs its arguments.
-CHECKED = ("cc", "g++", "make", "chromium", "clang-format", "gfortran", "mpicc.openmpi", "hpcc", "NPopenmpi")
+CHECKED = ("cc", "g++", "make", "chromium", "clang-format", "valgrind", "gfortran", "mpicc.openmpi", "hpcc",
+           "NPopenmpi")
 PYTHON3 = """if [ "$1 $2" = "-m venv" ]; then
   mkdir -p "$4/bin" && printf '#!/bin/sh\\necho "venv python $*"\\n' >"$4/bin/python" && chmod +x "$4/bin/python"
 fi
@@ -152,6 +153,14 @@ def test_missing_mpi_applications_get_their_packages(tmp_path):
     assert p.returncode == 0, p
     assert p.stdout.splitlines()[1] == (f"install-deps: apt-get install hpcc netpipe-openmpi scalapack-mpi-test "
                                         f"(log: {log})"), p
+
+
+@as_root
+def test_missing_valgrind_gets_its_package(tmp_path):
+    """callgrind counts the A/B group's round trip (tests/integration/test_bench_ab.py runs it)."""
+    p, log = run_script(tmp_path, 0, with_cmake=True, absent=("valgrind",))
+    assert p.returncode == 0, p
+    assert p.stdout.splitlines()[1] == f"install-deps: apt-get install valgrind (log: {log})", p
 
 
 FETCH = lib.REPO / "scripts" / "fetch-libfabric-headers.sh"
