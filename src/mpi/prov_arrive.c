@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "prov_pool.h"
 #include "provider.h"
 
 /* One packet between its header and its last byte; while its endpoint is
@@ -19,6 +20,9 @@ struct arrival {
   struct prov_delivery d;   /* landing in a posted receive (d.rx), or discarded (neither) */
 };
 
+/* Arrivals come from here and go back here (prov_pool.h). */
+static struct prov_pool arrival_pool = PROV_POOL(sizeof(struct arrival));
+
 static struct prov_unexp *buffer_unexpected(struct prov_ep *ep, const struct prov_hdr *h, int src) {
   struct prov_unexp *u = malloc(sizeof *u); /* not calloc: see arrived() */
   unsigned char *payload = u ? malloc(h->len ? h->len : 1) : NULL;
@@ -31,9 +35,10 @@ static struct prov_unexp *buffer_unexpected(struct prov_ep *ep, const struct pro
 static void arrived(void *arg, int src, const unsigned char header[MPI_PACKET_HEADER], uint64_t payload_bytes,
                     struct mpi_in_target *t) {
   if (prov_rma_arrived(src, header, payload_bytes, t)) return; /* one-sided: prov_rma_target.c */
-  /* malloc and an initializer, not calloc: glibc 2.36's calloc skips the
-   * thread cache and costs several malloc calls (every message arrives here). */
-  struct arrival *a = malloc(sizeof *a);
+  /* A pooled object and an initializer, not calloc: glibc 2.36's calloc
+   * skips the thread cache and costs several malloc calls (every message
+   * arrives here). */
+  struct arrival *a = prov_pool_get(&arrival_pool);
   if (!a) prov_out_of_memory("for an arriving packet from UE %d", src);
   *a = (struct arrival){0};
   t->iov = NULL;
@@ -81,7 +86,7 @@ static void complete(void *arg, int src, struct mpi_in_target *t) {
   if (ep) prov_list_remove(&ep->arrivals, a);
   if (a->unexp) unexpected_complete(ep, a->unexp);
   else if (a->d.rx) prov_delivery_done(ep, &a->d, &a->h, src);
-  free(a);
+  prov_pool_put(&arrival_pool, a);
 }
 
 /* The rest of a message landing in a receive of the closing endpoint is

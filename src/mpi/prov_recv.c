@@ -9,7 +9,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "prov_pool.h"
 #include "provider.h"
+
+/* Posted receives come from here and go back here (prov_pool.h). */
+static struct prov_pool rx_pool = PROV_POOL(sizeof(struct prov_rx));
+
+static void rx_free(struct prov_rx *rx) { prov_pool_put(&rx_pool, rx); }
 
 struct link {
   struct link *prev, *next;
@@ -69,7 +75,7 @@ static void multi_release(struct prov_ep *ep, struct prov_rx *rx) {
   if (rx->inflight) return;
   struct fi_cq_err_entry e = {.op_context = rx->ctx, .flags = FI_MULTI_RECV, .buf = rx->iov[0].iov_base};
   prov_complete(ep, 0, 1, &e, FI_ADDR_NOTAVAIL);
-  free(rx);
+  rx_free(rx);
 }
 
 struct prov_rx *prov_match_posted(struct prov_ep *ep, const struct prov_hdr *h, int src_ue) {
@@ -137,7 +143,7 @@ void prov_delivery_done(struct prov_ep *ep, struct prov_delivery *d, const struc
     prov_complete(ep, 0, report, &e, prov_av_reverse(ep->av, src_ue, h->src_ep));
     if (last && rx->cancelled) report_cancelled(ep, rx);
   }
-  if (last) free(rx);
+  if (last) rx_free(rx);
 }
 
 /* ---- unexpected messages ---- */
@@ -211,7 +217,7 @@ static void peek(struct prov_ep *ep, struct prov_rx *rx) {
     u->claimed = 1;
     u->claim_ctx = rx->ctx;
   }
-  free(rx);
+  rx_free(rx);
 }
 
 /* FI_CLAIM: receive (or with FI_DISCARD, drop) the message an earlier peek
@@ -219,7 +225,7 @@ static void peek(struct prov_ep *ep, struct prov_rx *rx) {
 static int claim(struct prov_ep *ep, struct prov_rx *rx) {
   struct prov_unexp *u = find_claimed(ep, rx->ctx);
   if (!u) {
-    free(rx);
+    rx_free(rx);
     return -FI_EINVAL;
   }
   if (!(rx->flags & FI_DISCARD)) {
@@ -229,7 +235,7 @@ static int claim(struct prov_ep *ep, struct prov_rx *rx) {
   struct fi_cq_err_entry e = {.op_context = rx->ctx, .flags = FI_RECV | FI_TAGGED, .tag = u->hdr.tag};
   prov_complete(ep, 0, !ep->rx_selective || (rx->flags & FI_COMPLETION), &e, FI_ADDR_NOTAVAIL);
   unexpected_drop(ep, u);
-  free(rx);
+  rx_free(rx);
   return 0;
 }
 
@@ -268,8 +274,8 @@ ssize_t prov_recv(struct prov_ep *ep, const struct prov_recv_args *a) {
   timing_message_call(); /* the MPI library's work of a message call, as RCCE's (docs/mpi.md "Model mode") */
   if (!ep->enabled) return -FI_EOPBADSTATE;
   if (a->count > PROV_IOV_LIMIT || ((a->flags & FI_MULTI_RECV) && (a->tagged || a->count != 1))) return -FI_EINVAL;
-  /* malloc and an initializer, not calloc (prov_arrive.c's arrived()). */
-  struct prov_rx *rx = malloc(sizeof *rx);
+  /* A pooled object and an initializer, not calloc (prov_arrive.c's arrived()). */
+  struct prov_rx *rx = prov_pool_get(&rx_pool);
   if (!rx) return -FI_ENOMEM;
   *rx = (struct prov_rx){.ctx = a->ctx,
                          .flags = a->flags,
@@ -282,7 +288,7 @@ ssize_t prov_recv(struct prov_ep *ep, const struct prov_recv_args *a) {
   if ((ep->caps & FI_DIRECTED_RECV) && a->src != FI_ADDR_UNSPEC) {
     const struct prov_peer *p = prov_av_peer(ep->av, a->src);
     if (!p) {
-      free(rx);
+      rx_free(rx);
       return -FI_EINVAL;
     }
     rx->src_ue = p->ue;
@@ -319,7 +325,7 @@ int prov_recv_cancel(struct prov_ep *ep, void *ctx) {
         return 0;
       }
       report_cancelled(ep, rx);
-      free(rx);
+      rx_free(rx);
       return 0;
     }
   return -FI_ENOENT;
@@ -331,7 +337,7 @@ void prov_recv_cleanup(struct prov_ep *ep) {
     while ((rx = ep->posted[tagged].head) != NULL) {
       prov_list_remove(&ep->posted[tagged], rx);
       if (rx->inflight) rx->released = 1;
-      else free(rx);
+      else rx_free(rx);
     }
     struct prov_unexp *u;
     while ((u = ep->unexp[tagged].head) != NULL) unexpected_drop(ep, u);

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "prov_pool.h"
 #include "provider.h"
 
 struct prov_tx {
@@ -21,8 +22,15 @@ struct prov_tx {
   int report; /* write a CQ entry */
   struct iovec iov[PROV_IOV_LIMIT];
   unsigned char *payload_copy; /* the provider's copy of the payload (copy, or detach()'s), else NULL: in place */
+  int pooled;                  /* from tx_pool (room for TX_POOLED_COPY bytes of copy), else malloc'ed */
   unsigned char copy[];        /* the payload, when copied at the send */
 };
+
+/* Sends whose copy fits TX_POOLED_COPY bytes (an MPI library's small
+ * injected messages, and every send in place) come from here and go back
+ * here (prov_pool.h). */
+#define TX_POOLED_COPY 256
+static struct prov_pool tx_pool = PROV_POOL(sizeof(struct prov_tx) + TX_POOLED_COPY);
 
 static uint64_t iov_bytes(const struct iovec *iov, size_t count) {
   uint64_t n = 0;
@@ -45,7 +53,8 @@ static void tx_done(struct mpi_out_packet *p) {
     prov_complete(ep, 1, tx->report, &e, FI_ADDR_NOTAVAIL);
   }
   if (tx->payload_copy != tx->copy) free(tx->payload_copy);
-  free(tx);
+  if (tx->pooled) prov_pool_put(&tx_pool, tx);
+  else free(tx);
 }
 
 /* A send of a closing endpoint that still reads the caller's buffers (in
@@ -123,9 +132,12 @@ ssize_t prov_send(struct prov_ep *ep, const struct prov_send_args *a) {
   if (len > PROV_MAX_MSG_SIZE || ((a->flags & FI_INJECT) && len > PROV_INJECT_SIZE)) return -FI_EMSGSIZE;
   int report = reports(ep, a);
   int copy = (a->flags & FI_INJECT) || (!report && !ep->send_cntr);
-  struct prov_tx *tx = malloc(sizeof *tx + (copy ? len : 0));
+  uint64_t copy_bytes = copy ? len : 0;
+  int pooled = copy_bytes <= TX_POOLED_COPY;
+  struct prov_tx *tx = pooled ? prov_pool_get(&tx_pool) : malloc(sizeof *tx + copy_bytes);
   if (!tx) return -FI_ENOMEM;
   memset(tx, 0, sizeof *tx);
+  tx->pooled = pooled;
   struct prov_hdr h = {.op = a->tagged ? PROV_OP_TAGGED : PROV_OP_MSG,
                        .flags = (a->flags & FI_REMOTE_CQ_DATA) ? PROV_HDR_CQ_DATA : 0,
                        .src_ep = (uint16_t)ep->index,
