@@ -21,7 +21,8 @@ struct prov_pool {
   size_t size;
 };
 
-#define PROV_POOL(object_size) {NULL, 0, (object_size)}
+#define PROV_POOL(object_size) \
+  { NULL, 0, (object_size) }
 
 /* An object of the pool's size (uninitialised), or NULL when out of memory. */
 static inline void *prov_pool_get(struct prov_pool *p) {
