@@ -87,8 +87,6 @@ static int core_of(int ue) { return hw_ue(chan.job, ue)->core; }
  * this shortcut changes nothing in them. */
 #define CHAN_NEWS_MIN_UES 8
 
-static uint64_t bit_of(int ue) { return 1ull << (ue % 64); }
-
 /* After my store that UE ue waits for (a round's send sequence, or a
  * receive sequence: consumed), before its doorbell.  An atomic OR: the
  * taker's exchange reads the last of a release sequence that holds every
@@ -97,7 +95,7 @@ static void chan_tell(int ue, int consumed) {
   if (!chan.news) return;
   struct mpi_ue_shared *u = &chan.ue_shared[ue];
   _Atomic uint64_t *w = consumed ? &u->news[chan.me / 64].consumed : &u->news[chan.me / 64].rounds;
-  atomic_fetch_or_explicit(w, bit_of(chan.me), memory_order_release);
+  atomic_fetch_or_explicit(w, chan_ue_bit(chan.me), memory_order_release);
 }
 
 static void take(_Atomic uint64_t *news, uint64_t *due) {
@@ -119,8 +117,8 @@ static int take_news(void) {
 /* At open: every UE due once (a reopened channel may find rounds there). */
 static void all_due(void) {
   for (int u = 0; u < chan.nue; u++) {
-    chan.due_rx[u / 64] |= bit_of(u);
-    chan.due_tx[u / 64] |= bit_of(u);
+    chan_ue_set(chan.due_rx, u);
+    chan_ue_set(chan.due_tx, u);
   }
 }
 
@@ -190,6 +188,11 @@ static void stream_out(struct mpi_out_packet *p, unsigned char *dst, uint64_t n)
   }
 }
 
+/* Every chunk of a gEWS, in chunk bits (chan_chunk_bit); 0 without one. */
+static uint32_t all_chunks(void) {
+  return chan.g.gews_chunks ? (uint32_t)(0xffffffffull << (32 - chan.g.gews_chunks)) : 0;
+}
+
 /* Free chunks of my gEWS for `bytes` more of a round to dest, lowest
  * chunks first.  The destinations with queued packets share the 32 chunks
  * as ring buffers ([RCKMPI-2011] sec. II-B, Fig. 3): a round takes at most
@@ -238,7 +241,6 @@ static int round_consumed(int dest) {
   if (r != t->seq || !flag_arrived(&m->recv_seq, RECV_SEQ_SLOT, r)) return 0;
   if (timing_enabled) timing_flag_seen(&m->recv_seq, RECV_SEQ_SLOT, r);
   chan.gews_free |= t->gews_held;
-  chan.rounds_holding -= t->gews_held != 0;
   t->gews_held = 0;
   t->in_flight = 0;
   t->busy_noted = 0;
@@ -285,7 +287,6 @@ static void publish_round(int dest, unsigned char *ews, uint32_t round, uint64_t
   t->seq = seq;
   t->in_flight = 1;
   t->gews_held = mask;
-  chan.rounds_holding += mask != 0;
 }
 
 /* The receiver consumed the single-copy rendezvous of the packet at the
@@ -352,7 +353,11 @@ static int send_round(int dest) {
 
 static int send_rounds(void) {
   int moved = 0;
-  if (chan.active_dests == 0 && chan.rounds_holding == 0) return 0; /* nothing to send or to free */
+  /* A sender reads a receive sequence when its EWS takes the next round,
+   * or while the round in flight holds gEWS chunks, to free them; not
+   * otherwise (an idle sender that kept reading the line its receiver
+   * writes the receive sequence into slowed every ping-pong down). */
+  if (chan.active_dests == 0 && chan.gews_free == all_chunks()) return 0; /* nothing to send or to free */
   for (int d = 0; d < chan.nue; d++) {
     if (chan.tx[d].head) moved += send_round(d);
     else if (chan.tx[d].gews_held) round_consumed(d); /* frees the chunks of a finished packet's last round */
@@ -430,7 +435,7 @@ static void check_meta(int src, const struct chan_meta *m, uint8_t seq, uint32_t
   /* A single-copy rendezvous: the header and the descriptor, at a packet's start. */
   int copy = (round & CHAN_ROUND_COPY) != 0;
   uint32_t bytes = round & ~CHAN_ROUND_COPY;
-  uint32_t all = chan.g.gews_chunks ? (uint32_t)(0xffffffffull << (32 - chan.g.gews_chunks)) : 0;
+  uint32_t all = all_chunks();
   uint64_t room = chan.g.ews_payload + (uint64_t)__builtin_popcount(mask) * chan.g.chunk_bytes;
   uint64_t expected = r->packet_bytes ? r->packet_bytes : packet;
   char what[200];
@@ -534,7 +539,6 @@ static void resume_sequences(void) {
     t->seq = __atomic_load_n(&out->send_seq, __ATOMIC_ACQUIRE);
     t->in_flight = __atomic_load_n(&out->recv_seq, __ATOMIC_ACQUIRE) != t->seq;
     t->gews_held = t->in_flight && chan.g.gews_chunks ? out->gews_mask : 0;
-    chan.rounds_holding += t->gews_held != 0;
     chan.gews_free &= ~t->gews_held;
     chan.rx[u].seq = __atomic_load_n(&in->recv_seq, __ATOMIC_ACQUIRE);
   }
@@ -550,7 +554,7 @@ static int rck_open(enum mpi_channel_kind kind, char *err, size_t errlen) {
     free(chan.rx);
     return snprintf(err, errlen, "out of memory for the MPI channel's state of %d UEs", chan.nue), -1;
   }
-  chan.gews_free = chan.g.gews_chunks ? (uint32_t)(0xffffffffull << (32 - chan.g.gews_chunks)) : 0;
+  chan.gews_free = all_chunks();
   chan.ue_shared = mpi_ue_shared_of(chan.job, 0);
   chan.news = !timing_enabled && chan.nue >= CHAN_NEWS_MIN_UES;
   all_due();

@@ -124,12 +124,6 @@ struct chan_state {
   int next_poll;                                /* the sender whose EWS is polled first (round-robin) */
   struct mpi_ue_shared *stats;
   int copy_ok; /* large payloads may go by single copy (channel_copy.c) */
-  /* My rounds not known to be consumed that hold gEWS chunks: the passes
-   * look for those rounds' receive sequences at once, to free the chunks;
-   * any other round's only when its EWS takes the next (an idle sender
-   * that kept reading the line its receiver writes the receive sequence
-   * into slowed every ping-pong down). */
-  int rounds_holding;
   /* The news shortcut (channel.c, chan_tell): the job's mpi.ue blocks (an
    * array), whether this channel uses them, and the UEs whose rounds (rx)
    * or queues (tx) its next pass must look at (news taken, a packet posted
@@ -185,6 +179,17 @@ int chan_finish_sent(void);
  * receive state: complete() may post). */
 void chan_packet_complete(int src, uint64_t bytes, struct mpi_in_target *t);
 
+/* UE u's bit in a set of UEs (chan.due_rx, chan.due_tx, the news words):
+ * word u / 64, bit u % 64. */
+static inline uint64_t chan_ue_bit(int u) { return 1ull << (u % 64); }
+static inline void chan_ue_set(uint64_t *set, int u) { set[u / 64] |= chan_ue_bit(u); }
+/* Whether u is in the set; it leaves it. */
+static inline int chan_ue_take(uint64_t *set, int u) {
+  uint64_t had = set[u / 64] & chan_ue_bit(u);
+  set[u / 64] &= ~chan_ue_bit(u);
+  return had != 0;
+}
+
 /* One pass over the senders, starting one further each time (the paper's
  * round-robin polling of the metadata): receive() each whose round is
  * there(); how many.  due: NULL, or the senders to look at (chan.due_rx),
@@ -195,10 +200,7 @@ static inline int chan_poll_senders(int (*there)(int src), void (*receive)(int s
   int moved = 0;
   /* no division per sender: 48 of them were a tenth of a 48-rank barrier's CPU time */
   for (int k = 0, src = chan.next_poll; k < chan.nue; k++, src = src + 1 == chan.nue ? 0 : src + 1) {
-    if (due) {
-      if (!(due[src / 64] >> (src % 64) & 1)) continue;
-      due[src / 64] &= ~(1ull << (src % 64));
-    }
+    if (due && !chan_ue_take(due, src)) continue;
     if (!there(src)) continue;
     receive(src);
     moved++;
@@ -261,7 +263,7 @@ static inline int chan_queue(struct mpi_out_packet **head, struct mpi_out_packet
 static inline void chan_start(int dest, int first, int (*step)(int dest)) {
   if (!first) return;
   if (chan.in_engine) {
-    chan.due_tx[dest / 64] |= 1ull << (dest % 64); /* the engine's pass sends it */
+    chan_ue_set(chan.due_tx, dest); /* the engine's pass sends it */
     return;
   }
   chan.in_engine = 1;

@@ -72,8 +72,8 @@ int prov_progress(void) {
  * consumes moves the virtual clocks. */
 void prov_progress_sent(void) {
   if (!prov_g.channel_open) return;
-  if (timing_enabled || mpi_channel_finish() == 0) mpi_channel_progress();
-  prov_drain_note_progress();
+  if (timing_enabled || mpi_channel_finish() == 0) prov_progress();
+  else prov_drain_note_progress();
 }
 
 /* Another thread naps on the doorbell: wait (without the lock) until its
