@@ -222,14 +222,14 @@ def run_group(args, session: dict, prefix: Path) -> tuple[Path, Path] | None:
         return None
     builds = side_builds(args, Path(baseline["rcce_bin"]))
     tests = ab_tests(args.ues)
-    group = Group(builds, measurements(tests), rcce_bins={"current": args.rcce_bin, "baseline": baseline["rcce_bin"]})
+    rcce_bins = {"current": Path(args.rcce_bin), "baseline": Path(baseline["rcce_bin"])}
+    group = Group(builds, measurements(tests), rcce_bins={side: str(d) for side, d in rcce_bins.items()})
     ab_args = Namespace(**{**vars(args), "repeat": args.ab_repeat})
     for side in SIDES:  # each side's runs start in its own directory
         (args.bench_dir / side).mkdir(parents=True, exist_ok=True)
     run_all(ab_args, [(group, {**j, "alternate": True}) for j in make_jobs(ab_args, SIDES, AB_GROUPS)])
     take_medians(tests)
     log("A/B: counting the instructions of an 8-byte round trip (callgrind)")
-    rcce_bins = {"current": Path(args.rcce_bin), "baseline": Path(baseline["rcce_bin"])}
     instructions = ab_instructions.measure(
         {side: (rcce_bins[side] / "rccerun", builds[side]["programs"].get("roundtrip")) for side in SIDES},
         args.bench_dir)

@@ -58,6 +58,14 @@ def per_round_trip(total: int, waited: int, round_trips: int) -> float:
     return (total - waited) / round_trips
 
 
+def write_wrapper(scratch: Path) -> Path:
+    """The script rccerun starts as every UE's program: UE 0 under callgrind, the others as they are."""
+    wrapper = scratch / "callgrind_ue0.sh"
+    wrapper.write_text(WRAPPER.format(loop=LOOP))
+    wrapper.chmod(0o755)
+    return wrapper
+
+
 def count_once(rccerun: Path, program: Path, wrapper: Path, out: Path, round_trips: int) -> float:
     """One run: instructions per round trip outside waiting, on UE 0."""
     out.unlink(missing_ok=True)
@@ -84,9 +92,7 @@ def measure(sides: dict[str, tuple[Path, Path | None]], scratch: Path, repeat: i
     if missing or unbuilt:
         why = f"{', '.join(missing)} not installed" if missing else f"{PROGRAM[0]} did not build for {', '.join(unbuilt)}"
         return {**row, "status": "skipped", "reason": why}
-    wrapper = scratch / "callgrind_ue0.sh"
-    wrapper.write_text(WRAPPER.format(loop=LOOP))
-    wrapper.chmod(0o755)
+    wrapper = write_wrapper(scratch)
     values: dict[str, list[float]] = {side: [] for side in sides}
     try:
         for r in range(repeat):

@@ -234,9 +234,7 @@ def test_counted_run_of_this_tree(build, tmp_path):
     program = tmp_path / "roundtrip_count"
     subprocess.run([str(build.rccecc), str(ROOT / "bench" / "rcce" / "roundtrip_count.c"), "-o", str(program)],
                    check=True, capture_output=True, timeout=300)
-    wrapper = tmp_path / "callgrind_ue0.sh"
-    wrapper.write_text(ab_instructions.WRAPPER.format(loop=ab_instructions.LOOP))
-    wrapper.chmod(0o755)
+    wrapper = ab_instructions.write_wrapper(tmp_path)
     per_trip = ab_instructions.count_once(build.rccerun, program, wrapper, tmp_path / "cg.out", 2000)
     # a send and a receive of 8 bytes: hundreds of instructions, not tens and not a wait loop's millions
     assert 100 < per_trip < 5000
