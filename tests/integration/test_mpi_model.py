@@ -184,6 +184,10 @@ int main(int argc, char **argv) {
   MPI_Comm_rank(MPI_COMM_WORLD, &me);
   long out = me, in = -1;
   if (me == 0) {
+    /* Rank 1 must be out of MPI_Init when this message lands: Open MPI's last MPI_Init step polls
+       the provider while it waits for its PMIx fence, and a poll that finds nothing else to do takes
+       the earliest round in the MPB (rck_after_wait), so rank 1's clock jumped to this send. */
+    nanosleep(&(struct timespec){0, 100000000}, NULL);
     volatile long sum = 0;
     for (long i = 0; i < 200000; i++) sum += i;
     double sent = MPI_Wtime();
@@ -191,7 +195,7 @@ int main(int argc, char **argv) {
     MPI_Recv(&in, 1, MPI_LONG, 1, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
     printf("causality rank=0 sent=%.12f in=%ld\n", sent, in);
   } else {
-    nanosleep(&(struct timespec){0, 300000000}, NULL);
+    nanosleep(&(struct timespec){0, 500000000}, NULL);
     double t0 = MPI_Wtime();
     MPI_Send(&out, 1, MPI_LONG, 0, 0, MPI_COMM_WORLD);
     double t1 = MPI_Wtime();
