@@ -184,7 +184,7 @@ int main(int argc, char **argv) {
   MPI_Comm_rank(MPI_COMM_WORLD, &me);
   long out = me, in = -1;
   if (me == 0) {
-    /* Rank 1 must be out of MPI_Init when this message lands: Open MPI's last MPI_Init step polls
+    /* Rank 1 must be out of MPI_Init when this message lands: most likely, Open MPI's last MPI_Init step polls
        the provider while it waits for its PMIx fence, and a poll that finds nothing else to do takes
        the earliest round in the MPB (rck_after_wait), so rank 1's clock jumped to this send. */
     nanosleep(&(struct timespec){0, 100000000}, NULL);
