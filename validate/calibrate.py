@@ -6,8 +6,10 @@ whose inner loop body takes 43 P54C cycles (the paper's MAQAO figure), so the
 kernel takes 160^3 x 43 cycles on an SCC core:
   - natively (an uninstrumented build), timing it on the host:
         time_compute_slowdown = SCC time at 533 MHz / host time (median of runs);
-  - counted (rccecc --model-build) in model mode with 1 cycle per basic block:
-        time_compute_bb_cycles = 160^3 x 43 / basic blocks.
+  - instrumented without rccecc's block prices (-fsanitize-coverage=trace-pc alone), in model mode
+    with 1 cycle per basic block:
+        time_compute_bb_cycles = 160^3 x 43 / basic blocks,
+    the flat cost of blocks that carry no price of their own (docs/model.md "Computation").
 Prints a chip file to use with rccerun --chip (docs/model.md "Calibration").
 """
 from __future__ import annotations
@@ -47,8 +49,11 @@ def main() -> int:
     with tempfile.TemporaryDirectory() as d:
         chip = pathlib.Path(d, "one-cycle.chip")
         chip.write_text("base = scc\ntime_compute_bb_cycles = 1\n")
+        flat = pathlib.Path(d, "divider_kernels_flat")
+        subprocess.run([str(b / "bin" / "rccecc"), "-O2", "-fsanitize-coverage=trace-pc",
+                        str(ROOT / "validate" / "programs" / "divider_kernels.c"), "-o", str(flat)], check=True)
         virtual = kernel_seconds([rccerun, "-nue", "1", "--model", "scc", "--chip", str(chip), "--job-dir", d,
-                                  str(b / "validate" / "divider_kernels"), "matmat"])
+                                  str(flat), "matmat"])
     blocks = virtual * REF_MHZ * 1e6
     print(f"# make calibrate: [PERFPOWER-2011] mat-mat kernel, {P54C_CYCLES} P54C cycles")
     print(f"#   host: {host * 1e3:.3f} ms (median of {a.runs}); counted: {blocks:.0f} basic blocks")

@@ -41,6 +41,14 @@ struct chip_latency {
   double mc_page_bytes;        /* shared memory is dealt to the controllers in pages of this size */
   double contention_window_ns; /* utilisation is averaged over windows of this much virtual time */
   double interrupt_cycles;     /* an inter-core interrupt from the doorbell write to the handler's first instruction */
+  double l2_read;              /* a load that misses the level-1 cache and hits level 2 */
+};
+
+/* One core's private data caches (docs/model.md "Caches"): lines of
+ * line_bytes, least recently used replaced, no allocation on a write miss. */
+struct chip_caches {
+  int l1_bytes, l1_ways; /* level-1 data cache; l1_bytes 0: no caches modelled */
+  int l2_bytes, l2_ways;
 };
 
 /* Software and clock constants of the timing model (docs/model.md). */
@@ -48,7 +56,7 @@ struct chip_timing {
   double compute_slowdown;      /* a P54C at compute_ref_mhz takes this many times the host's time (0: not charged) */
   int compute_ref_mhz;          /* the tile clock compute_slowdown refers to */
   double compute_min_ns;        /* host intervals up to this long between calls are not computation */
-  double compute_bb_cycles;     /* P54C cycles per basic block of a counted program (rccecc --model-build) */
+  double compute_bb_cycles;     /* P54C cycles per counted basic block without a price of its own (docs/model.md) */
   double sw_call_cycles;        /* library work of one message call (send, receive, request) */
   double sw_step_cycles;        /* library work of one protocol step (flag written or consumed) */
   double dvfs_voltage_cycles;   /* a voltage change, in core cycles */
@@ -88,6 +96,7 @@ struct chip_desc {
   int n_vlevels;
   struct chip_vlevel vlevel[CHIP_MAX_VLEVELS];
   struct chip_latency lat;
+  struct chip_caches cache;
   struct chip_timing time;
   struct chip_power power;
 };

@@ -18,6 +18,7 @@
 #define INT_KEY(field, ...) KEY(#field, field, CHIP_KEY_INT, __VA_ARGS__)
 #define LAT_KEY(field, type, ...) KEY("lat_" #field, lat.field, type, __VA_ARGS__)
 #define TIME_KEY(field, type, ...) KEY("time_" #field, time.field, type, __VA_ARGS__)
+#define CACHE_KEY(field, ...) KEY("cache_" #field, cache.field, CHIP_KEY_INT, __VA_ARGS__)
 #define POWER_KEY(field, ...) KEY("power_" #field, power.field, CHIP_KEY_DOUBLE, __VA_ARGS__)
 #define LATENCY 0, 1e6   /* cycles of one access */
 #define OPERATION 0, 1e9 /* cycles of one software or kernel operation, up to ~2 s at 533 MHz */
@@ -50,13 +51,18 @@ static const struct chip_key keys[] = {
     LAT_KEY(mc_page_bytes, CHIP_KEY_DOUBLE, 8, 1099511627776.0, "bytes"),
     LAT_KEY(contention_window_ns, CHIP_KEY_DOUBLE, 1, 1e12, "ns"),
     LAT_KEY(interrupt_cycles, CHIP_KEY_DOUBLE, OPERATION, "core cycles"),
+    LAT_KEY(l2_read, CHIP_KEY_DOUBLE, LATENCY, "core cycles"),
+    CACHE_KEY(l1_bytes, 0, 1 << 30, "bytes (0: no caches)"),
+    CACHE_KEY(l1_ways, 1, 64, "ways"),
+    CACHE_KEY(l2_bytes, 0, 1 << 30, "bytes (0: no level 2)"),
+    CACHE_KEY(l2_ways, 1, 64, "ways"),
     /* compute_slowdown: the SCC's P54C is ~125 times slower than the
      * development host (docs/model.md); 1000 keeps a long run's virtual
      * time far inside 64-bit picoseconds. */
     TIME_KEY(compute_slowdown, CHIP_KEY_DOUBLE, 0, 1000, "P54C time / host time"),
     TIME_KEY(compute_ref_mhz, CHIP_KEY_INT, 1, 100000, "MHz"),
     TIME_KEY(compute_min_ns, CHIP_KEY_DOUBLE, 0, 1e9, "ns"),
-    TIME_KEY(compute_bb_cycles, CHIP_KEY_DOUBLE, 0, 1e6, "core cycles per basic block"),
+    TIME_KEY(compute_bb_cycles, CHIP_KEY_DOUBLE, 0, 1e6, "core cycles per basic block without its own price"),
     TIME_KEY(sw_call_cycles, CHIP_KEY_DOUBLE, OPERATION, "core cycles"),
     TIME_KEY(sw_step_cycles, CHIP_KEY_DOUBLE, OPERATION, "core cycles"),
     TIME_KEY(dvfs_voltage_cycles, CHIP_KEY_DOUBLE, OPERATION, "core cycles"),
@@ -177,6 +183,22 @@ static int clock_problem(const struct chip_desc *c, struct chip_problem *p) {
   return 0;
 }
 
+/* A cache of `bytes` in `ways` needs a power-of-two number of sets of whole lines. */
+static int cache_problem(const struct chip_desc *c, struct chip_problem *p) {
+  static const char *const bytes_key[] = {"cache_l1_bytes", "cache_l2_bytes"};
+  const int bytes[] = {c->cache.l1_bytes, c->cache.l2_bytes}, ways[] = {c->cache.l1_ways, c->cache.l2_ways};
+  for (int i = 0; i < 2; i++) {
+    if (bytes[i] == 0) continue;
+    long long sets = bytes[i] / ((long long)c->line_bytes * ways[i]);
+    if (sets < 1 || sets * c->line_bytes * ways[i] != bytes[i] || (sets & (sets - 1))) {
+      snprintf(p->why, sizeof p->why, "%s = %d is not a power of two of sets of %d ways of line_bytes = %d",
+               bytes_key[i], bytes[i], ways[i], c->line_bytes);
+      return PROBLEM(-1, bytes_key[i], "line_bytes");
+    }
+  }
+  return 0;
+}
+
 static int geometry_problem(const struct chip_desc *c, struct chip_problem *p) {
   /* 64-bit product: each factor is at most 1024 here, but a desc built in
    * code must not wrap around either. */
@@ -214,7 +236,7 @@ static int geometry_problem(const struct chip_desc *c, struct chip_problem *p) {
 }
 
 int chip_find_problem(const struct chip_desc *c, struct chip_problem *p) {
-  return out_of_range(c, p) || geometry_problem(c, p) || clock_problem(c, p);
+  return out_of_range(c, p) || geometry_problem(c, p) || cache_problem(c, p) || clock_problem(c, p);
 }
 
 int chip_validate(const struct chip_desc *c, char *err, size_t errlen) {

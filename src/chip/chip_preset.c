@@ -48,19 +48,24 @@ static void scc_preset(struct chip_desc *c) {
   c->lat.contention_window_ns = 10000; /* U: long enough for many accesses, short against a phase */
   c->lat.mc_page_bytes = 16 << 20;     /* ref 1 "LUT": 16 MB pages; pages dealt to controllers in turn (U) */
   c->lat.interrupt_cycles = 612;       /* ref 3 "Other costs": interrupt delivery >= 612 cycles (lower end) */
+  c->lat.l2_read = 18;                 /* U: ref 3 "L2 read" (an L2 hit, Intel's SCC latency table) */
+  c->cache.l1_bytes = 8192;            /* ref 1 "L1 / L2": 8 KB data */
+  c->cache.l1_ways = 2;                /* ref 5 "caches": the P54C's data cache is 2-way */
+  c->cache.l2_bytes = 256 << 10;       /* ref 1 "L1 / L2": 256 KB per core */
+  c->cache.l2_ways = 4;                /* ref 1 "L1 / L2": 4-way */
   /* Timing model constants (docs/model.md "Calibration"). */
   c->time.compute_slowdown = 125;   /* D: make calibrate on the development host (docs/model.md "Calibration") */
   c->time.compute_ref_mhz = 533;    /* ref 1 "clocks": default tile clock */
   c->time.compute_bb_cycles = 42.7; /* D: make calibrate: [PERFPOWER-2011] mat-mat body (43 cycles) per counted block */
   c->time.compute_min_ns = 200;     /* D: host noise floor between calls (docs/model.md "Computation") */
-  c->time.sw_call_cycles = 143; /* D: fitted to ref 4 "iRCCE ping-pong latency" ([SCC-2BOARD] Table I), docs/model.md */
+  c->time.sw_call_cycles = 257; /* D: fitted to ref 4 "iRCCE ping-pong latency" ([SCC-2BOARD] Table I), docs/model.md */
   c->time.sw_step_cycles = 113; /* D: same fit */
   c->time.dvfs_voltage_cycles = 1e6;   /* ref 2: a voltage change takes 1e6..8.8e6 core cycles (lower end) */
   c->time.dvfs_frequency_cycles = 100; /* U: a configuration register write; no published figure */
   c->time.mailbox_check_cycles = 100;  /* ref 4 "MetalSVM mailbox": checking one buffer ~100 cycles */
   /* ref 4 "SVM overheads" ([SVM-2012] Table 1, 533 MHz), fitted by make calibrate-svm (docs/svm.md): */
-  c->time.svm_fault_cycles = 1289;       /* D: "mapping of a page frame", lazy release: 2.418 us */
-  c->time.svm_frame_cycles = 58466;      /* D: "physical allocation of a page frame" 112.3 us, less the fault */
+  c->time.svm_fault_cycles = 1181;       /* D: "mapping of a page frame", lazy release: 2.418 us */
+  c->time.svm_frame_cycles = 58574;      /* D: "physical allocation of a page frame" 112.3 us, less the fault */
   c->time.svm_reserve_page_cycles = 385; /* D: "allocation of 4 MByte" 741 us over 1024 pages, less two barriers */
   /* Power model: ref 4 "Share power" (1 pair 31.616 W, 24 pairs 50.768 W at
    * 0.8 V, 533 MHz) gives 19.152 W / 46 cores = 0.41635 W per running core,

@@ -111,6 +111,7 @@ int svm_init(void) {
                        "cannot reserve %zu bytes of address space at %p for the SVM window", bytes, SVM_WINDOW_HINT);
   }
   svm_g.base = w;
+  timing_cache_window((uintptr_t)w, bytes, svm_g.frames_shared_off); /* cached in L1 only, written through */
   svm_g.model = calloc(svm_g.npages, 1);
   svm_g.readonly = calloc(svm_g.npages, 1);
   svm_g.mapped = calloc(svm_g.npages, 1);
@@ -206,12 +207,14 @@ int svm_protect_readonly(void *p, size_t bytes) {
 void svm_flush(void) {
   if (svm_g.check) svm_cache_release();
   __atomic_thread_fence(__ATOMIC_SEQ_CST);
+  timing_cache_window_flush(); /* the write-combine buffer's line reaches memory */
 }
 void svm_invalidate(void) {
   TIMING_SCOPE();
   if (svm_g.check) svm_cache_acquire();
   __atomic_thread_fence(__ATOMIC_SEQ_CST);
   timing_cycles(1); /* ref 1 "MPBT type": CL1INVMB takes one cycle */
+  timing_cache_window_invalidate();
 }
 
 int svm_barrier(void) {

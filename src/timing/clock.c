@@ -10,6 +10,7 @@
 int timing_enabled;
 struct timing_state timing_g;
 uintptr_t timing_shared_lo, timing_shared_len;
+uintptr_t timing_segment_lo, timing_segment_len;
 
 static uint64_t host_ns(void) {
   struct timespec ts;
@@ -31,7 +32,7 @@ static void refresh_state(void) {
   timing_g.busy_watts = chip_core_power(timing_g.chip, timing_g.chip->vlevel[vl].volts, mhz, 1.0);
 }
 
-static int tile_mhz(void) {
+int timing_tile_mhz(void) {
   refresh_state();
   return (int)(1e6 / timing_g.ps_per_cycle + 0.5);
 }
@@ -93,12 +94,16 @@ int timing_init(struct hw_job *job, int ue) {
   /* An instrumented program has entered basic blocks before RCCE_init. */
   timing_g.counted = timing_bb_count > 0;
   timing_g.clock->counted = timing_g.counted;
-  timing_g.left_bbs = timing_bb_count;
+  timing_g.left_cycles = timing_bb_cycles;
+  timing_g.left_unpriced = timing_bb_unpriced;
   timing_g.probe_ns = timing_g.counted ? 0 : probe_overhead_ns();
   timing_g.clock->running = 1;
   timing_shared_lo = (uintptr_t)(job->base + job->hdr->shared_off);
   timing_shared_len = job->hdr->shared_bytes;
+  timing_segment_lo = (uintptr_t)job->base;
+  timing_segment_len = job->bytes;
   timing_g.left_ns = host_ns();
+  if (timing_cache_init() != 0) return -1;
   return timing_contention_init();
 }
 
@@ -109,6 +114,7 @@ void timing_finalize(void) {
   timing_contention_finalize();
   timing_enabled = 0; /* what the program does after RCCE_finalize is not on the chip's clock */
   timing_shared_len = 0;
+  timing_caches_on = 0;
 }
 
 /* Add energy e spent over [t0, t1) to the power trace, widening its buckets
@@ -144,11 +150,12 @@ void timing_advance(uint64_t ps, enum timing_kind kind) {
   trace_energy(c, t0, c->now_ps, e);
 }
 
-/* Computation since the last exit, counted: basic blocks x cycles each. */
+/* Computation since the last exit, counted: the P54C cycles of the blocks
+ * entered, time_compute_bb_cycles for each block without its own. */
 static void charge_counted(void) {
-  uint64_t bbs = timing_bb_count - timing_g.left_bbs;
-  timing_advance((uint64_t)((double)bbs * timing_g.chip->time.compute_bb_cycles * timing_ps_per_cycle() + 0.5),
-                 TIMING_COMPUTE);
+  double cycles = (double)(timing_bb_cycles - timing_g.left_cycles) +
+                  (double)(timing_bb_unpriced - timing_g.left_unpriced) * timing_g.chip->time.compute_bb_cycles;
+  timing_advance((uint64_t)(cycles * timing_ps_per_cycle() + 0.5), TIMING_COMPUTE);
 }
 
 void timing_enter(void) {
@@ -170,14 +177,16 @@ void timing_enter(void) {
   const struct chip_timing *t = &timing_g.chip->time;
   /* compute_slowdown is the P54C's time at compute_ref_mhz over the host's;
    * at another tile clock computation takes proportionally longer. */
-  double ps = (double)ns * 1000.0 * t->compute_slowdown * t->compute_ref_mhz / tile_mhz();
+  double ps = (double)ns * 1000.0 * t->compute_slowdown * t->compute_ref_mhz / timing_tile_mhz();
   timing_advance((uint64_t)(ps + 0.5), TIMING_COMPUTE);
 }
 
 void timing_leave(void) {
   if (--timing_g.depth > 0) return;
-  if (timing_g.counted) timing_g.left_bbs = timing_bb_count;
-  else if (timing_g.chip->time.compute_slowdown != 0) timing_g.left_ns = host_ns();
+  if (timing_g.counted) {
+    timing_g.left_cycles = timing_bb_cycles;
+    timing_g.left_unpriced = timing_bb_unpriced;
+  } else if (timing_g.chip->time.compute_slowdown != 0) timing_g.left_ns = host_ns();
 }
 
 void timing_poll_empty(void) {

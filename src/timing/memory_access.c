@@ -4,8 +4,8 @@
  * Accesses to the off-chip shared region (RCCE_shmalloc; uncached on the
  * SCC, so every one reaches a memory controller) are charged the DDR3
  * latency of chip_latency.c plus queueing at the controller and the links
- * (contention.c); other addresses (private memory, cached on the SCC) cost
- * nothing beyond the counted computation. */
+ * (contention.c); other addresses outside the job segment (private memory,
+ * cached on the SCC) go through the UE's caches (cache.c). */
 #include <stddef.h>
 #include <stdint.h>
 
@@ -16,8 +16,8 @@
  * pool continues the shared region's offsets, hw/segment.h). */
 void timing_ddr_word(uint64_t off, int write) {
   const struct chip_desc *c = timing_g.chip;
-  int mc = chip_shared_mc(c, off), mhz = (int)(1e6 / timing_ps_per_cycle() + 0.5);
-  double cycles = chip_ddr_read_cycles(c, timing_g.core, mc, mhz);
+  int mc = chip_shared_mc(c, off);
+  double cycles = chip_ddr_read_cycles(c, timing_g.core, mc, timing_tile_mhz());
   /* ref 3 "DDR3 read": reads may be in flight together, so in a stream of
    * reads only every ddr_outstanding_reads-th one waits for the memory
    * ([PERFPOWER-2011]'s dot-product model); a write or a runtime call in between
@@ -34,21 +34,28 @@ void timing_ddr_word(uint64_t off, int write) {
  * __asan_* runtime, which the hooks would replace; its model builds use no
  * kernel-address hooks (CMakeLists.txt), so it leaves them out. */
 #ifndef __SANITIZE_ADDRESS__
-/* The fast path of every hook is one compare against the shared region
- * (timing_shared_lo/len, empty while the clock does not run). */
+/* The fast path of every hook: one compare against the shared region
+ * (timing_shared_lo/len, empty while the clock does not run), one flag. */
 __attribute__((noinline)) static void access_shared(uintptr_t addr, int write) {
   timing_ddr_word(addr - timing_shared_lo, write);
 }
 
-#define HOOKS(size)                                                          \
-  OPENSCC_API void __asan_load##size##_noabort(uintptr_t addr);              \
-  OPENSCC_API void __asan_store##size##_noabort(uintptr_t addr);             \
-  void __asan_load##size##_noabort(uintptr_t addr) {                         \
-    if (addr - timing_shared_lo < timing_shared_len) access_shared(addr, 0); \
-  }                                                                          \
-  void __asan_store##size##_noabort(uintptr_t addr) {                        \
-    if (addr - timing_shared_lo < timing_shared_len) access_shared(addr, 1); \
-  }
+/* The job segment's MPBs, flags and tables are the runtime's, not cached
+ * private memory. */
+__attribute__((noinline)) static void access_private(uintptr_t addr, size_t size, int write) {
+  if (addr - timing_segment_lo >= timing_segment_len) timing_cache_access(addr, size, write);
+}
+
+static inline void access(uintptr_t addr, size_t size, int write) {
+  if (addr - timing_shared_lo < timing_shared_len) access_shared(addr, write);
+  else if (timing_caches_on) access_private(addr, size, write);
+}
+
+#define HOOKS(size)                                                           \
+  OPENSCC_API void __asan_load##size##_noabort(uintptr_t addr);               \
+  OPENSCC_API void __asan_store##size##_noabort(uintptr_t addr);              \
+  void __asan_load##size##_noabort(uintptr_t addr) { access(addr, size, 0); } \
+  void __asan_store##size##_noabort(uintptr_t addr) { access(addr, size, 1); }
 HOOKS(1)
 HOOKS(2)
 HOOKS(4)
@@ -59,14 +66,13 @@ OPENSCC_API void __asan_loadN_noabort(uintptr_t addr, size_t size);
 OPENSCC_API void __asan_storeN_noabort(uintptr_t addr, size_t size);
 OPENSCC_API void __asan_handle_no_return(void);
 
-/* A larger access: one per word of the SCC's 32-bit cores. */
+/* A larger access: one per word of the SCC's 32-bit cores (a line the cache
+ * holds after the first word costs nothing for the others). */
 void __asan_loadN_noabort(uintptr_t addr, size_t size) {
-  for (size_t i = 0; i < size; i += 4)
-    if (addr + i - timing_shared_lo < timing_shared_len) access_shared(addr + i, 0);
+  for (size_t i = 0; i < size; i += 4) access(addr + i, size - i < 4 ? size - i : 4, 0);
 }
 void __asan_storeN_noabort(uintptr_t addr, size_t size) {
-  for (size_t i = 0; i < size; i += 4)
-    if (addr + i - timing_shared_lo < timing_shared_len) access_shared(addr + i, 1);
+  for (size_t i = 0; i < size; i += 4) access(addr + i, size - i < 4 ? size - i : 4, 1);
 }
 void __asan_handle_no_return(void) {}
 #endif

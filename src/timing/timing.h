@@ -111,6 +111,15 @@ void timing_voltage_wait(uint64_t requested_ps, int domain, int vlevel);
 void timing_cycles(double cycles);
 /* One uncached word at offset off of the off-chip shared memory. */
 void timing_ddr_word(uint64_t off, int write);
+/* Shared memory mapped at [lo, lo + len), whose bytes lie at shared_off of
+ * the off-chip shared region: cached in level 1 only, written through the
+ * write-combine buffer (MetalSVM's SVM pages, [SVM-2012] sec. 3;
+ * docs/model.md "Caches").  timing_cache_window_flush empties the buffer;
+ * timing_cache_window_invalidate drops the window's lines from level 1
+ * (CL1INVMB). */
+void timing_cache_window(uintptr_t lo, size_t len, uint64_t shared_off);
+void timing_cache_window_flush(void);
+void timing_cache_window_invalidate(void);
 /* The virtual time the line of word was stamped at with `value` (slot 0),
  * or 0 when its stamp belongs to another write. */
 uint64_t timing_line_stamp(const volatile void *word, uint32_t value);

@@ -23,7 +23,8 @@ struct timing_state {
   uint64_t left_ns;         /* host time of the last exit from the runtime */
   uint64_t probe_ns;        /* what reading the host clock itself adds to an interval */
   int counted;              /* the program counts its basic blocks (rccecc --model-build) */
-  uint64_t left_bbs;        /* basic blocks executed at the last exit from the runtime */
+  uint64_t left_cycles;     /* timing_bb_cycles at the last exit from the runtime */
+  uint64_t left_unpriced;   /* timing_bb_unpriced then */
   unsigned reads_in_flight; /* shared-memory reads since the last write or runtime call */
   int poll_empty;           /* the last runtime call was a poll that found nothing (timing_poll_empty) */
   /* The tile clock and the core's busy power, for the divider and voltage
@@ -38,14 +39,24 @@ extern struct timing_state timing_g;
 static inline _Atomic uint64_t *timing_stamp(int core, uint64_t line, uint64_t slot) {
   return timing_stamp_in(timing_g.stamps, timing_g.chip, core, line, slot);
 }
-/* Basic blocks the program has entered (compute_count.c). */
-extern uint64_t timing_bb_count;
+/* Basic blocks the program has entered, the P54C cycles of those that carry
+ * their cost, and how many did not (compute_count.c). */
+extern uint64_t timing_bb_count, timing_bb_cycles, timing_bb_unpriced;
 /* The off-chip shared region whose accesses memory_access.c charges
  * (length 0 outside the clock's run). */
 extern uintptr_t timing_shared_lo, timing_shared_len;
+/* The job segment (its MPBs and tables are not the program's cached memory). */
+extern uintptr_t timing_segment_lo, timing_segment_len;
+/* The UE's private data caches (cache.c): on while a counted program's
+ * clock runs and the chip has caches. */
+extern int timing_caches_on;
+int timing_cache_init(void);
+void timing_cache_access(uintptr_t addr, size_t size, int write);
 
 /* Picoseconds per core cycle at the tile's current frequency. */
 double timing_ps_per_cycle(void);
+/* The UE's tile clock now, in MHz. */
+int timing_tile_mhz(void);
 /* Move the clock forward by ps of the given kind (energy included). */
 void timing_advance(uint64_t ps, enum timing_kind kind);
 /* Charge core cycles of communication work. */

@@ -10,6 +10,7 @@ import openscc_testlib as lib
 from openscc_testlib import rccerun
 
 TILE_MHZ = 1600 // 3  # the scc chip's default tile clock
+FAULT, FRAME = 1181, 58574  # the scc preset's time_svm_fault_cycles, time_svm_frame_cycles
 
 
 def model(build, scratch, nue, program, *args, opts=()):
@@ -27,18 +28,21 @@ def test_table1_rows_follow_the_kernel_path_constants(build, scratch):
     app = lib.counted_app(build, "svm_table1")
     t = table1(model(build, scratch, 2, app, opts=("--cores", "0,30")))
     assert t[("lazy", "alloc_4mb")] == pytest.approx(1024 * 385 / TILE_MHZ, rel=0.01)
-    assert t[("lazy", "page_map")] == pytest.approx(1289 / TILE_MHZ, rel=0.05)  # one fault
-    assert t[("lazy", "page_alloc")] == pytest.approx((1289 + 58466) / TILE_MHZ, rel=0.01)
+    # one fault, then the touched line's first read from DDR3 (docs/model.md "Caches": tens of
+    # cycles of the controller and the mesh; no memory hooks under ASan)
+    miss = t[("lazy", "page_map")] * TILE_MHZ - FAULT
+    assert (miss < 5) if build.asan else (60 < miss < 150)
+    assert t[("lazy", "page_alloc")] == pytest.approx((FAULT + FRAME) / TILE_MHZ, rel=0.01)
     # strong: the fault plus a request, the owner's interrupt, the owner vector and the reply
     assert t[("strong", "page_map")] > t[("lazy", "page_map")] + 2 * 612 / TILE_MHZ
     assert t[("strong", "page_permission")] > t[("lazy", "page_map")] + 2 * 612 / TILE_MHZ
     chip = scratch / "slow-faults.chip"
-    chip.write_text("base = scc\ntime_svm_fault_cycles = 2578\nlat_interrupt_cycles = 1224\n")
+    chip.write_text(f"base = scc\ntime_svm_fault_cycles = {2 * FAULT}\nlat_interrupt_cycles = 1224\n")
     slow = table1(model(build, scratch, 2, app, opts=("--cores", "0,30", "--chip", str(chip))))
-    assert slow[("lazy", "page_map")] - t[("lazy", "page_map")] == pytest.approx(1289 / TILE_MHZ, rel=0.02)
+    assert slow[("lazy", "page_map")] - t[("lazy", "page_map")] == pytest.approx(FAULT / TILE_MHZ, rel=0.02)
     # the handover pays the fault once more and two more interrupts (request and reply)
     extra = slow[("strong", "page_permission")] - t[("strong", "page_permission")]
-    assert extra == pytest.approx((1289 + 2 * 612) / TILE_MHZ, rel=0.05)
+    assert extra == pytest.approx((FAULT + 2 * 612) / TILE_MHZ, rel=0.05)
 
 
 def latency(build, scratch, nue, cores, mode, *extra):

@@ -1,0 +1,112 @@
+"""The counted basic blocks of GCC's assembly output, and their P54C cost written into it.
+
+`-fsanitize-coverage=trace-pc` puts a call to __sanitizer_cov_trace_pc at the start of every basic
+block.  A block is the code from the labels before its call (the function's start for the first) to
+its branch, or to the next label or call.  Blocks GCC made after instrumenting have no call: they
+are not counted, and their code is left out.  annotate() writes each block's cycles right after its call, as the
+displacement of a 7-byte NOP (`nopl disp32(%rax)`: 0f 1f 80 + 4 bytes) that the runtime's
+__sanitizer_cov_trace_pc reads at its return address (src/timing/compute_count.c).
+"""
+from __future__ import annotations
+
+import re
+
+import p54c_timing
+
+TRACE_CALL = re.compile(r"^\s*call\s+__sanitizer_cov_trace_pc(@PLT)?\s*$")
+# Calls the counted build adds beside the block counter (the memory hooks of
+# -fsanitize=kernel-address): not the program's work.
+HOOK_CALL = re.compile(r"^\s*call\s+__(asan|sanitizer)_\w+(@PLT)?\s*$")
+FUNCTION_TYPE = re.compile(r"^\s*\.type\s+([^,\s]+)\s*,\s*@function")
+LABEL = re.compile(r"^([^\s:#]+):\s*$")
+# GCC's jump targets; its other local labels (.LVL, .LBB, .LFB, ... for debug and unwind tables)
+# mark no block.
+JUMP_LABEL = re.compile(r"^\.L\d+$")
+MARKER = "\t.byte 0x0f, 0x1f, 0x80\n\t.long {}\n"
+
+
+class Block:
+    def __init__(self, labels: list[str]):
+        self.labels = labels          # the labels right before the block's counting call
+        self.insns: list = []
+        self.closed = False           # its branch was seen: what follows is not this block
+
+    def cycles(self) -> int:
+        last = self.insns[-1] if self.insns else None
+        loops = bool(last and last.op.kind == "branch" and last.target in self.labels)
+        return p54c_timing.block_cycles(self.insns, loops)
+
+
+def blocks_by_function(lines: list[str]) -> dict[str, list[Block]]:
+    """Each function's counted blocks in the order of their counting calls.  A block starts at the
+    labels before its call: code the compiler placed between them and the call is the block's.
+    What the counted build adds is left out: the hooks' calls and the address each hook is passed
+    (the P54C forms it in the instruction's own memory operand)."""
+    functions: set[str] = set()
+    out: dict[str, list[Block]] = {}
+    current, block = None, None
+    pending, labels = [], []  # code and labels since the last label or branch, not in a block yet
+    for line in lines:
+        m = FUNCTION_TYPE.match(line)
+        if m:
+            functions.add(m.group(1))
+            continue
+        m = LABEL.match(line)
+        if m:
+            if m.group(1) in functions:
+                current, block, pending, labels = m.group(1), None, [], []
+                out.setdefault(current, [])
+                continue
+            if not JUMP_LABEL.match(m.group(1)):
+                continue
+            if pending:  # code since the last label had no counting call: not counted
+                pending, labels = [], []
+            block = None
+            labels.append(m.group(1))
+            continue
+        if current is None:
+            continue
+        if TRACE_CALL.match(line):
+            block = Block(labels)
+            block.insns += pending
+            out[current].append(block)
+            pending, labels = [], []
+            continue
+        if HOOK_CALL.match(line):
+            code = block.insns if block is not None and not block.closed else pending
+            if code and code[-1].dests == ("di",) and code[-1].mnemonic.startswith(("lea", "mov")):
+                code.pop()
+            continue
+        insn = p54c_timing.parse(line)
+        if insn is None:
+            continue
+        if block is not None and not block.closed:
+            block.insns.append(insn)
+            block.closed = insn.op.kind in ("branch", "ret")
+        else:
+            pending.append(insn)
+    return out
+
+
+def annotate(lines: list[str], costs: dict[str, list[int]]) -> list[str]:
+    """The assembly with each counting call followed by its block's cycles."""
+    out, current, functions, index = [], None, set(), 0
+    for line in lines:
+        out.append(line)
+        m = FUNCTION_TYPE.match(line)
+        if m:
+            functions.add(m.group(1))
+        m = LABEL.match(line)
+        if m and m.group(1) in functions:
+            current, index = m.group(1), 0
+        if current is not None and TRACE_CALL.match(line):
+            cycles = costs.get(current, [])
+            if index < len(cycles):
+                out.append(MARKER.format(cycles[index]))
+            index += 1
+    return out
+
+
+def block_costs(lines: list[str]) -> dict[str, list[int]]:
+    """Each function's block cycles, in the order of the blocks' counting calls."""
+    return {name: [b.cycles() for b in blocks] for name, blocks in blocks_by_function(lines).items()}

@@ -1,0 +1,150 @@
+/* The private data caches of a UE in a counted build (docs/model.md
+ * "Caches"): the memory hooks (memory_access.c) pass every load and store
+ * outside the off-chip shared region and the job segment here.
+ *
+ * Level 1 and level 2 hold lines of line_bytes, least recently used
+ * replaced, write-back, and allocate on a read miss only (ref 1 "L1 / L2":
+ * no allocation on a write miss).  A load that hits level 1 costs nothing
+ * beyond its block's price; one that misses waits for level 2
+ * (lat_l2_read) or for the core's memory controller (the DDR3 latency of
+ * chip_latency.c and its queue).  A store that misses level 1 goes to
+ * level 2 or to memory as a posted write; the core has one write
+ * outstanding (ref 1), so a store waits only while the one before it is in
+ * flight.  The time spent is computation (the program's own memory).
+ *
+ * A window of shared memory (the SVM pages, tagged MPBT as MetalSVM does)
+ * is cached in level 1 only and written through the write-combine buffer
+ * (ref 1 "MPBT type"): stores to one line merge there, and the line goes to
+ * the shared region's controller for that offset when a store touches
+ * another line or the program flushes (svm_flush).  A level-1 miss reads
+ * from that controller. */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "timing_internal.h"
+
+struct cache_level {
+  uint32_t sets, ways;
+  uint64_t *tag; /* sets x ways, most recently used first; line + 1, 0 empty */
+};
+
+static struct {
+  struct cache_level l1, l2;
+  unsigned line_shift;
+  int mc;              /* the controller of the core's private memory */
+  uint64_t stall;      /* cycles the caches have made the core wait */
+  uint64_t write_done; /* the core cycle the write in flight completes */
+  uintptr_t window_lo, window_len;
+  uint64_t window_off; /* the window's offset in the shared region */
+  uint64_t combining;  /* the line in the write-combine buffer + 1, or 0 */
+} cache_g;
+
+int timing_caches_on;
+
+static int level_init(struct cache_level *c, int bytes, int ways, int line_bytes) {
+  c->ways = (uint32_t)ways;
+  c->sets = bytes ? (uint32_t)(bytes / line_bytes / ways) : 0;
+  free(c->tag);
+  c->tag = c->sets ? calloc((size_t)c->sets * c->ways, sizeof *c->tag) : NULL;
+  return c->sets && !c->tag ? -1 : 0;
+}
+
+int timing_cache_init(void) {
+  const struct chip_desc *c = timing_g.chip;
+  timing_caches_on = 0;
+  if (c->cache.l1_bytes == 0) return 0;
+  if (level_init(&cache_g.l1, c->cache.l1_bytes, c->cache.l1_ways, c->line_bytes) != 0 ||
+      level_init(&cache_g.l2, c->cache.l2_bytes, c->cache.l2_ways, c->line_bytes) != 0)
+    return -1;
+  cache_g.line_shift = (unsigned)__builtin_ctz((unsigned)c->line_bytes);
+  cache_g.mc = chip_nearest_mc(c, timing_g.core);
+  cache_g.stall = cache_g.write_done = 0;
+  timing_caches_on = timing_g.counted;
+  return 0;
+}
+
+/* Whether line is in c (made most recently used); if not and allocate, it
+ * replaces the set's least recently used line. */
+static int lookup(struct cache_level *c, uint64_t line, int allocate) {
+  if (!c->sets) return 0;
+  uint64_t *set = c->tag + (size_t)(line & (c->sets - 1)) * c->ways, tag = line + 1;
+  uint32_t w = 0;
+  while (w < c->ways && set[w] != tag) w++;
+  int hit = w < c->ways;
+  if (!hit && !allocate) return 0;
+  if (!hit) w = c->ways - 1;
+  memmove(set + 1, set, w * sizeof *set);
+  set[0] = tag;
+  return hit;
+}
+
+static double memory_cycles(int mc) {
+  return chip_ddr_read_cycles(timing_g.chip, timing_g.core, mc, timing_tile_mhz()) +
+         timing_mc_queue_ps(mc, 1) / timing_ps_per_cycle();
+}
+
+static void wait_cycles(double cycles) {
+  if (cycles <= 0) return;
+  cache_g.stall += (uint64_t)(cycles + 0.5);
+  timing_advance((uint64_t)(cycles * timing_ps_per_cycle() + 0.5), TIMING_COMPUTE);
+}
+
+/* A posted write taking `latency`: it waits while the one before is in flight. */
+static void post_write(double latency) {
+  uint64_t now = timing_bb_cycles + cache_g.stall;
+  double wait = cache_g.write_done > now ? (double)(cache_g.write_done - now) : 0;
+  wait_cycles(wait);
+  cache_g.write_done = now + (uint64_t)(wait + latency + 0.5);
+}
+
+static void access_line(uint64_t line, int write) {
+  if (lookup(&cache_g.l1, line, !write)) return;
+  int in_l2 = lookup(&cache_g.l2, line, !write);
+  double latency = in_l2 ? timing_g.chip->lat.l2_read : memory_cycles(cache_g.mc);
+  if (write) post_write(latency);
+  else wait_cycles(latency);
+}
+
+static double window_memory_cycles(uint64_t line) {
+  uint64_t off = cache_g.window_off + ((line << cache_g.line_shift) - cache_g.window_lo);
+  return memory_cycles(chip_shared_mc(timing_g.chip, off));
+}
+
+static void access_window_line(uint64_t line, int write) {
+  int hit = lookup(&cache_g.l1, line, !write);
+  if (!write) {
+    if (!hit) wait_cycles(window_memory_cycles(line));
+    return;
+  }
+  if (cache_g.combining == line + 1) return;
+  timing_cache_window_flush();
+  cache_g.combining = line + 1;
+}
+
+void timing_cache_window_flush(void) {
+  if (!cache_g.combining) return;
+  post_write(window_memory_cycles(cache_g.combining - 1));
+  cache_g.combining = 0;
+}
+
+void timing_cache_access(uintptr_t addr, size_t size, int write) {
+  uint64_t first = addr >> cache_g.line_shift, last = (addr + (size ? size : 1) - 1) >> cache_g.line_shift;
+  int window = addr - cache_g.window_lo < cache_g.window_len;
+  for (uint64_t line = first; line <= last; line++) window ? access_window_line(line, write) : access_line(line, write);
+}
+
+void timing_cache_window(uintptr_t lo, size_t len, uint64_t shared_off) {
+  cache_g.window_lo = lo;
+  cache_g.window_len = len;
+  cache_g.window_off = shared_off;
+}
+
+void timing_cache_window_invalidate(void) {
+  struct cache_level *c = &cache_g.l1;
+  if (!timing_caches_on || !c->sets) return;
+  uint64_t lo = cache_g.window_lo >> cache_g.line_shift,
+           hi = (cache_g.window_lo + cache_g.window_len) >> cache_g.line_shift;
+  for (size_t i = 0; i < (size_t)c->sets * c->ways; i++)
+    if (c->tag[i] && c->tag[i] - 1 >= lo && c->tag[i] - 1 < hi) c->tag[i] = 0;
+}

@@ -1,0 +1,181 @@
+"""Counted computation priced by content (docs/model.md "Computation"): the P54C schedule of a
+block (src/launch/blockcost/p54c_timing.py), the blocks of GCC's assembly and their markers
+(asm_blocks.py), gcc's -wrapper (openscc-cc1) and the runtime that reads the markers."""
+import re
+import subprocess
+import sys
+
+import pytest
+
+import openscc_testlib as lib
+
+sys.path.insert(0, str(lib.REPO / "src" / "launch" / "blockcost"))
+import asm_blocks  # noqa: E402
+import p54c_timing  # noqa: E402
+
+
+def cycles(*lines, loops=False):
+    return p54c_timing.block_cycles([p54c_timing.parse(x) for x in lines], loops)
+
+
+# --- the P54C schedule ---------------------------------------------------------------------------
+
+def test_independent_integer_instructions_pair_dependent_ones_do_not():
+    assert cycles("addl $1, %eax", "addl $1, %ebx") == 1
+    assert cycles("addl $1, %eax", "addl %eax, %ebx") == 2
+
+
+def test_an_address_register_written_just_before_stalls_a_clock():
+    assert cycles("addq $8, %rbx", "movl (%rbx), %eax") == 3
+    assert cycles("addq $8, %rbx", "movl (%rcx), %eax") == 1
+
+
+def test_memory_operands_cost_as_in_the_pentium_tables():
+    assert cycles("addl (%rbx), %eax") == 2
+    assert cycles("addl %eax, (%rbx)") == 3
+    assert cycles("cmpl $0, (%rbx)") == 2
+
+
+def test_floating_point_latency_on_the_x87_stack():
+    assert cycles("addsd %xmm1, %xmm0", "addsd %xmm2, %xmm0") == 4  # the second waits 3 clocks
+    # independent, but both on the stack's top: no overlap without FXCH scheduling
+    assert cycles("addsd %xmm1, %xmm0", "addsd %xmm3, %xmm2") == 4
+    assert cycles("mulsd %xmm1, %xmm0", "mulsd %xmm3, %xmm2") == 4
+    # loads push onto the stack: they do not wait for the arithmetic
+    assert cycles("mulsd %xmm1, %xmm0", "movsd (%rax), %xmm2", "movsd (%rbx), %xmm3") == 3
+    # FDIV: 39 clocks of latency; integer work overlaps it, the store of its result waits
+    assert cycles("divsd %xmm1, %xmm0", "addl $1, %eax") == 2
+    assert cycles("divsd %xmm1, %xmm0", "movsd %xmm0, (%rdi)") == 41
+
+
+def test_long_integer_instructions():
+    assert cycles("imull %ecx, %eax") == 9
+    assert cycles("idivl %ecx") == 46
+    assert cycles("divl %ecx") == 41
+
+
+def test_a_loop_is_charged_its_dependency_chain():
+    body = ("addsd %xmm1, %xmm0", "jne .L3")
+    assert cycles(*body) == 2
+    assert cycles(*body, loops=True) == 3  # the accumulator's FADD latency, iteration to iteration
+
+
+def test_spills_of_floating_point_values_cost_nothing_but_keep_the_chain():
+    chain = ("movsd 8(%rsp), %xmm0", "addsd (%rbx), %xmm0", "movsd %xmm0, 8(%rsp)", "jne .L3")
+    assert cycles(*chain, loops=True) == 3
+    assert cycles("movsd %xmm0, 8(%rsp)") == 0
+    assert cycles("movsd %xmm0, 8(%rbx)") == 2  # a real store: FST m64
+
+
+def test_libm_calls_cost_their_x87_sequence_and_unknown_instructions_a_clock():
+    assert cycles("call sin@PLT") == 1 + p54c_timing.LIBM_CYCLES["sin"]
+    assert cycles("call sqrtf@PLT") == 1 + p54c_timing.LIBM_CYCLES["sqrt"]
+    assert cycles("call printf@PLT") == 1
+    assert cycles("vfmadd231sd %xmm1, %xmm2, %xmm0") == 1
+
+
+# --- blocks in GCC's assembly --------------------------------------------------------------------
+
+ASM = """\
+	.type	f, @function
+f:
+.LFB0:
+	pushq	%rbx
+	call	__sanitizer_cov_trace_pc@PLT
+	testl	%edi, %edi
+	jle	.L4
+	movl	$7, %eax
+.L3:
+	movq	%rbx, %rbp
+.LVL2:
+	call	__sanitizer_cov_trace_pc@PLT
+	leaq	(%r12,%rbp,8), %rdi
+	call	__asan_load8_noabort@PLT
+	addsd	(%r12,%rbp,8), %xmm0
+	cmpq	%rbx, %r13
+	jne	.L3
+	call	__sanitizer_cov_trace_pc@PLT
+	ret
+.L4:
+	xorl	%eax, %eax
+	ret
+	.size	f, .-f
+"""
+
+
+def test_blocks_follow_the_counting_calls():
+    blocks = asm_blocks.blocks_by_function(ASM.splitlines(keepends=True))["f"]
+    assert [[i.mnemonic for i in b.insns] for b in blocks] == [
+        ["pushq", "testl", "jle"],             # the prologue is the first block's
+        ["movq", "addsd", "cmpq", "jne"],      # from its label; the hook and its address left out
+        ["ret"],
+    ]
+    assert blocks[1].labels == [".L3"]
+    # "movl $7, %eax" (a block without a counting call) and .L4's code are not counted
+    costs = asm_blocks.block_costs(ASM.splitlines(keepends=True))
+    assert costs["f"][1] == blocks[1].cycles() == p54c_timing.block_cycles(blocks[1].insns, loops=True)
+
+
+def test_annotate_writes_each_blocks_cycles_after_its_call():
+    lines = ASM.splitlines(keepends=True)
+    out = "".join(asm_blocks.annotate(lines, {"f": [11, 22, 33]}))
+    assert re.findall(r"call\t__sanitizer_cov_trace_pc@PLT\n\t\.byte 0x0f, 0x1f, 0x80\n\t\.long (\d+)", out) == \
+        ["11", "22", "33"]
+    assert out.replace(asm_blocks.MARKER.format(11), "").replace(asm_blocks.MARKER.format(22), "") \
+        .replace(asm_blocks.MARKER.format(33), "") == ASM
+
+
+# --- compiled programs ---------------------------------------------------------------------------
+
+def marked_calls(binary):
+    """(counting calls, those followed by a cost marker) in a binary's disassembly."""
+    dis = subprocess.run(["objdump", "-d", str(binary)], capture_output=True, text=True, check=True).stdout
+    calls = re.findall(r"call\s+\w+ <__sanitizer_cov_trace_pc>\n\s*[0-9a-f]+:\s+([0-9a-f ]+)", dis)
+    return len(calls), sum(c.startswith("0f 1f 80") for c in calls)
+
+
+@pytest.mark.parametrize("pipe", [False, True], ids=["files", "pipe"])
+def test_every_counted_block_of_a_build_carries_its_cost(build, scratch, pipe):
+    out = scratch / "block_cost"
+    cmd = [str(build.rccecc), "--model-build", "-O2", *(["-pipe"] if pipe else []),
+           str(lib.PROGRAMS / "block_cost.c"), "-o", str(out)]
+    p = subprocess.run(cmd, capture_output=True, text=True, timeout=lib.HARD_TIMEOUT)
+    assert p.returncode == 0, p.stderr
+    calls, marked = marked_calls(out)
+    assert calls > 10 and marked == calls
+
+
+def per_iteration(build, scratch, prog, mode, chip=None):
+    job = scratch / f"job-{mode}"
+    res = lib.rccerun(build, "-nue", "1", "--model", "scc", *(["--chip", str(chip)] if chip else []),
+                      "--job-dir", str(job), "--replace-job-dir", prog, mode, "20000")
+    assert res.rc == lib.RC_OK, res
+    return float(re.search(r"cycles (\S+)", res.out)[1])
+
+
+def test_computation_is_charged_by_what_blocks_contain(build, compile_program, scratch):
+    if build.asan:
+        pytest.skip("AddressSanitizer's inline checks split the loops into blocks of their own code")
+    prog = compile_program(build, "block_cost", "--model-build")
+    adds, divs, branchy = (per_iteration(build, scratch, prog, m) for m in ("adds", "divs", "branchy"))
+    assert divs >= 39 > 4 * adds  # a dependent FDIV chain against a dependent FADD chain
+    # a test that is never taken adds its compare and branch, not a second loop's worth
+    assert adds < branchy < adds + 20
+
+
+def test_the_same_build_gives_the_same_time_on_every_run(build, compile_program, scratch):
+    prog = compile_program(build, "block_cost", "--model-build")
+    assert len({per_iteration(build, scratch, prog, "ints") for _ in range(3)}) == 1
+
+
+def test_blocks_without_a_cost_are_charged_the_flat_constant(build, scratch):
+    """A program instrumented without rccecc's wrapper: every block costs time_compute_bb_cycles."""
+    out = scratch / "block_cost_flat"
+    p = subprocess.run([str(build.rccecc), "-O2", "-fsanitize-coverage=trace-pc", str(lib.PROGRAMS / "block_cost.c"),
+                        "-o", str(out)], capture_output=True, text=True, timeout=lib.HARD_TIMEOUT)
+    assert p.returncode == 0, p.stderr
+    assert marked_calls(out)[1] == 0
+    flat = per_iteration(build, scratch, out, "adds")
+    chip = scratch / "flat.chip"
+    chip.write_text("base = scc\nname = flat\ntime_compute_bb_cycles = 100\n")
+    assert per_iteration(build, scratch, out, "adds", chip) == pytest.approx(flat * 100 / 42.7, rel=0.01)

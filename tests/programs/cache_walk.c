@@ -1,0 +1,49 @@
+/*
+ * cache_walk.c - private-memory caches in model mode (tests/integration/
+ * test_block_cost.py).  Build with rccecc --model-build.
+ *
+ *   cache_walk read BYTES PASSES    loads one word of every 32-byte line of a
+ *                                   BYTES array, PASSES times over
+ *   cache_walk write BYTES PASSES   the same with stores
+ *
+ * Prints "cycles C": core cycles per access (virtual time x tile clock) of
+ * the passes after a first one that brings the array in.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "RCCE.h"
+
+static volatile unsigned sink;
+
+static void walk(unsigned *a, size_t words, int write) {
+  if (write)
+    for (size_t i = 0; i < words; i += 8) a[i] = (unsigned)i;
+  else {
+    unsigned s = 0;
+    for (size_t i = 0; i < words; i += 8) s += a[i];
+    sink = s;
+  }
+}
+
+int RCCE_APP(int argc, char **argv) {
+  RCCE_init(&argc, &argv);
+  int write = argc > 1 && !strcmp(argv[1], "write");
+  long bytes = argc > 2 ? atol(argv[2]) : 0, passes = argc > 3 ? atol(argv[3]) : 0;
+  unsigned *a = bytes >= 32 ? calloc((size_t)bytes, 1) : NULL;
+  if (argc < 4 || (!write && strcmp(argv[1], "read")) || !a || passes < 1) {
+    fprintf(stderr, "usage: cache_walk read|write BYTES PASSES (BYTES >= 32)\n");
+    RCCE_finalize();
+    return 2;
+  }
+  size_t words = (size_t)bytes / sizeof *a;
+  walk(a, words, 0);
+  double t0 = RCCE_wtime();
+  for (long p = 0; p < passes; p++) walk(a, words, write);
+  double t = RCCE_wtime() - t0;
+  printf("cycles %.3f\n", t * 533e6 / (double)(passes * (long)(words / 8)));
+  free(a);
+  RCCE_finalize();
+  return 0;
+}
