@@ -20,7 +20,6 @@
  * from that controller. */
 #include <stdint.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include "timing_internal.h"
 
@@ -31,16 +30,16 @@ struct cache_level {
 
 static struct {
   struct cache_level l1, l2;
-  unsigned line_shift;
   int mc;              /* the controller of the core's private memory */
-  uint64_t stall;      /* cycles the caches have made the core wait */
-  uint64_t write_done; /* the core cycle the write in flight completes */
-  uintptr_t window_lo, window_len;
+  double stall;        /* cycles the caches have made the core wait */
+  double charged;      /* those of them on the clock */
+  double write_done;   /* the core cycle the write in flight completes */
   uint64_t window_off; /* the window's offset in the shared region */
   uint64_t combining;  /* the line in the write-combine buffer + 1, or 0 */
 } cache_g;
 
 int timing_caches_on;
+struct timing_cache_fast timing_cache_fast;
 
 static int level_init(struct cache_level *c, int bytes, int ways, int line_bytes) {
   c->ways = (uint32_t)ways;
@@ -57,45 +56,63 @@ int timing_cache_init(void) {
   if (level_init(&cache_g.l1, c->cache.l1_bytes, c->cache.l1_ways, c->line_bytes) != 0 ||
       level_init(&cache_g.l2, c->cache.l2_bytes, c->cache.l2_ways, c->line_bytes) != 0)
     return -1;
-  cache_g.line_shift = (unsigned)__builtin_ctz((unsigned)c->line_bytes);
+  timing_cache_fast.l1 = cache_g.l1.tag;
+  timing_cache_fast.set_mask = cache_g.l1.sets - 1;
+  timing_cache_fast.ways = cache_g.l1.ways;
+  timing_cache_fast.line_shift = (unsigned)__builtin_ctz((unsigned)c->line_bytes);
   cache_g.mc = chip_nearest_mc(c, timing_g.core);
-  cache_g.stall = cache_g.write_done = 0;
+  cache_g.stall = cache_g.charged = cache_g.write_done = 0;
   timing_caches_on = timing_g.counted;
   return 0;
 }
 
 /* Whether line is in c (made most recently used); if not and allocate, it
- * replaces the set's least recently used line. */
+ * replaces the set's least recently used line.  (Loops, not memmove: sets
+ * have a few ways, and this runs at every access that is not a repeat.) */
 static int lookup(struct cache_level *c, uint64_t line, int allocate) {
   if (!c->sets) return 0;
   uint64_t *set = c->tag + (size_t)(line & (c->sets - 1)) * c->ways, tag = line + 1;
-  uint32_t w = 0;
+  if (set[0] == tag) return 1;
+  uint32_t w = 1;
   while (w < c->ways && set[w] != tag) w++;
   int hit = w < c->ways;
   if (!hit && !allocate) return 0;
   if (!hit) w = c->ways - 1;
-  memmove(set + 1, set, w * sizeof *set);
+  for (; w > 0; w--) set[w] = set[w - 1];
   set[0] = tag;
   return hit;
 }
 
+/* Waits reach the clock lazily, with the blocks' cycles (timing_cache_charge
+ * at the next runtime call), or before a memory access reads the clock for
+ * its controller's queue. */
+static void charge_stall(void) {
+  double due = cache_g.stall - cache_g.charged;
+  if (due <= 0) return;
+  cache_g.charged = cache_g.stall;
+  timing_advance((uint64_t)(due * timing_ps_per_cycle() + 0.5), TIMING_COMPUTE);
+}
+
+void timing_cache_charge(void) {
+  if (timing_caches_on) charge_stall();
+}
+
 static double memory_cycles(int mc) {
+  charge_stall();
   return chip_ddr_read_cycles(timing_g.chip, timing_g.core, mc, timing_tile_mhz()) +
          timing_mc_queue_ps(mc, 1) / timing_ps_per_cycle();
 }
 
 static void wait_cycles(double cycles) {
-  if (cycles <= 0) return;
-  cache_g.stall += (uint64_t)(cycles + 0.5);
-  timing_advance((uint64_t)(cycles * timing_ps_per_cycle() + 0.5), TIMING_COMPUTE);
+  if (cycles > 0) cache_g.stall += cycles;
 }
 
 /* A posted write taking `latency`: it waits while the one before is in flight. */
 static void post_write(double latency) {
-  uint64_t now = timing_bb_cycles + cache_g.stall;
-  double wait = cache_g.write_done > now ? (double)(cache_g.write_done - now) : 0;
+  double now = (double)timing_bb_cycles + cache_g.stall;
+  double wait = cache_g.write_done > now ? cache_g.write_done - now : 0;
   wait_cycles(wait);
-  cache_g.write_done = now + (uint64_t)(wait + latency + 0.5);
+  cache_g.write_done = now + wait + latency;
 }
 
 static void access_line(uint64_t line, int write) {
@@ -107,7 +124,7 @@ static void access_line(uint64_t line, int write) {
 }
 
 static double window_memory_cycles(uint64_t line) {
-  uint64_t off = cache_g.window_off + ((line << cache_g.line_shift) - cache_g.window_lo);
+  uint64_t off = cache_g.window_off + ((line << timing_cache_fast.line_shift) - timing_cache_fast.window_lo);
   return memory_cycles(chip_shared_mc(timing_g.chip, off));
 }
 
@@ -129,22 +146,23 @@ void timing_cache_window_flush(void) {
 }
 
 void timing_cache_access(uintptr_t addr, size_t size, int write) {
-  uint64_t first = addr >> cache_g.line_shift, last = (addr + (size ? size : 1) - 1) >> cache_g.line_shift;
-  int window = addr - cache_g.window_lo < cache_g.window_len;
+  uint64_t first = addr >> timing_cache_fast.line_shift,
+           last = (addr + (size ? size : 1) - 1) >> timing_cache_fast.line_shift;
+  int window = addr - timing_cache_fast.window_lo < timing_cache_fast.window_len;
   for (uint64_t line = first; line <= last; line++) window ? access_window_line(line, write) : access_line(line, write);
 }
 
 void timing_cache_window(uintptr_t lo, size_t len, uint64_t shared_off) {
-  cache_g.window_lo = lo;
-  cache_g.window_len = len;
+  timing_cache_fast.window_lo = lo;
+  timing_cache_fast.window_len = len;
   cache_g.window_off = shared_off;
 }
 
 void timing_cache_window_invalidate(void) {
   struct cache_level *c = &cache_g.l1;
   if (!timing_caches_on || !c->sets) return;
-  uint64_t lo = cache_g.window_lo >> cache_g.line_shift,
-           hi = (cache_g.window_lo + cache_g.window_len) >> cache_g.line_shift;
+  uint64_t lo = timing_cache_fast.window_lo >> timing_cache_fast.line_shift,
+           hi = (timing_cache_fast.window_lo + timing_cache_fast.window_len) >> timing_cache_fast.line_shift;
   for (size_t i = 0; i < (size_t)c->sets * c->ways; i++)
     if (c->tag[i] && c->tag[i] - 1 >= lo && c->tag[i] - 1 < hi) c->tag[i] = 0;
 }

@@ -151,11 +151,13 @@ void timing_advance(uint64_t ps, enum timing_kind kind) {
 }
 
 /* Computation since the last exit, counted: the P54C cycles of the blocks
- * entered, time_compute_bb_cycles for each block without its own. */
+ * entered, time_compute_bb_cycles for each block without its own, and the
+ * waits on the caches. */
 static void charge_counted(void) {
   double cycles = (double)(timing_bb_cycles - timing_g.left_cycles) +
                   (double)(timing_bb_unpriced - timing_g.left_unpriced) * timing_g.chip->time.compute_bb_cycles;
   timing_advance((uint64_t)(cycles * timing_ps_per_cycle() + 0.5), TIMING_COMPUTE);
+  timing_cache_charge();
 }
 
 void timing_enter(void) {

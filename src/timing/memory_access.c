@@ -35,20 +35,21 @@ void timing_ddr_word(uint64_t off, int write) {
  * kernel-address hooks (CMakeLists.txt), so it leaves them out. */
 #ifndef __SANITIZE_ADDRESS__
 /* The fast path of every hook: one compare against the shared region
- * (timing_shared_lo/len, empty while the clock does not run), one flag. */
+ * (timing_shared_lo/len, empty while the clock does not run), one flag, and
+ * level 1's most recently used line of the set (timing_cache_repeat). */
 __attribute__((noinline)) static void access_shared(uintptr_t addr, int write) {
   timing_ddr_word(addr - timing_shared_lo, write);
 }
 
 /* The job segment's MPBs, flags and tables are the runtime's, not cached
  * private memory. */
-__attribute__((noinline)) static void access_private(uintptr_t addr, size_t size, int write) {
+static void access_private(uintptr_t addr, size_t size, int write) {
   if (addr - timing_segment_lo >= timing_segment_len) timing_cache_access(addr, size, write);
 }
 
 static inline void access(uintptr_t addr, size_t size, int write) {
   if (addr - timing_shared_lo < timing_shared_len) access_shared(addr, write);
-  else if (timing_caches_on) access_private(addr, size, write);
+  else if (timing_caches_on && !timing_cache_repeat(addr, size, write)) access_private(addr, size, write);
 }
 
 #define HOOKS(size)                                                           \

@@ -52,6 +52,25 @@ extern uintptr_t timing_segment_lo, timing_segment_len;
 extern int timing_caches_on;
 int timing_cache_init(void);
 void timing_cache_access(uintptr_t addr, size_t size, int write);
+/* Put the cycles the caches made the UE wait since the last call on its clock. */
+void timing_cache_charge(void);
+/* What the memory hooks need to see a level-1 hit on a set's most recently
+ * used line without a call (cache.c): such a hit changes nothing, except a
+ * store to the SVM window, which goes to its write-combine buffer. */
+struct timing_cache_fast {
+  const uint64_t *l1; /* level 1's tags, set by set, most recently used first (line + 1) */
+  uint64_t set_mask;
+  uint32_t ways;
+  unsigned line_shift;
+  uintptr_t window_lo, window_len;
+};
+extern struct timing_cache_fast timing_cache_fast;
+static inline int timing_cache_repeat(uintptr_t addr, size_t size, int write) {
+  const struct timing_cache_fast *f = &timing_cache_fast;
+  uint64_t line = addr >> f->line_shift;
+  if ((addr + size - 1) >> f->line_shift != line || (write && addr - f->window_lo < f->window_len)) return 0;
+  return f->l1[(line & f->set_mask) * f->ways] == line + 1;
+}
 
 /* Picoseconds per core cycle at the tile's current frequency. */
 double timing_ps_per_cycle(void);
