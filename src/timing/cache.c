@@ -140,7 +140,7 @@ static void access_window_line(uint64_t line, int write) {
 }
 
 void timing_cache_window_flush(void) {
-  if (!cache_g.combining) return;
+  if (!timing_caches_on || !cache_g.combining) return; /* nothing buffered, or the clock has stopped */
   post_write(window_memory_cycles(cache_g.combining - 1));
   cache_g.combining = 0;
 }
