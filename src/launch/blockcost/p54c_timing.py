@@ -13,8 +13,9 @@ for the one before it (an assumption, checked against [PERFPOWER-2011]'s dot-pro
 block is scheduled in order; a block that loops onto itself is charged its steady state, so a
 dependency chain carried from one iteration to the next costs its latency.
 
-Not modelled here: caches and memory (loads and stores are level-1 hits), branch mispredictions,
-library code the program calls (except the libm functions in LIBM_CYCLES).
+Not modelled here: caches and memory (every load and store is priced as a level-1 hit; the runtime
+adds the misses, src/timing/cache.c), branch mispredictions, library code the program calls (except
+the libm functions in LIBM_CYCLES).
 """
 from __future__ import annotations
 
@@ -46,7 +47,7 @@ FMUL = Op(1, "np", fp_latency=3, fp_busy=1, fmul_busy=2)
 FDIV = Op(1, "np", fp_latency=39, fp_busy=37)
 FSQRT = Op(1, "np", fp_latency=70, fp_busy=68)
 FLD = Op(1, "np", fp_latency=1)
-FST = Op(2, "np", fp_latency=2, kind="fp")
+FST = Op(2, "np", kind="fp")
 FCOM = Op(9, "np", kind="fp")  # FUCOM + FNSTSW AX (6) + SAHF (2): the P54C has no FCOMI
 FREG = Op(1, "np", fp_latency=1)  # FLD st(i), FABS, FCHS
 FREE = Op(0, "uv", kind="free")   # no P54C instruction (x86-64 sign extension, x87 keeps 80 bits)
@@ -305,10 +306,6 @@ class Pipe:
     fp_top: int = 0            # the cycle the last x87 arithmetic result is on the stack's top
     u_issue: int = -1          # the cycle of the last U-pipe instruction a V-pipe one may pair with
     u_dests: tuple = ()
-
-    def shifted(self, by: int) -> "Pipe":
-        return Pipe(self.t - by, {r: c - by for r, c in self.ready.items()}, self.fp_free - by,
-                    self.fmul_free - by, self.fp_top - by, self.u_issue - by, self.u_dests)
 
 
 def _cycles(insn: Insn) -> int:
