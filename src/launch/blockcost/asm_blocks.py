@@ -3,9 +3,9 @@
 `-fsanitize-coverage=trace-pc` puts a call to __sanitizer_cov_trace_pc at the start of every basic
 block.  A block is the code from the labels before its call (the function's start for the first) to
 its branch, or to the next label or call.  Blocks GCC made after instrumenting have no call: they
-are not counted, and their code is left out.  annotate() writes each block's cycles right after its call, as the
-displacement of a 7-byte NOP (`nopl disp32(%rax)`: 0f 1f 80 + 4 bytes) that the runtime's
-__sanitizer_cov_trace_pc reads at its return address (src/timing/compute_count.c).
+are not counted, and their code is left out.  annotate() writes each block's cycles right after its
+call, as the displacement of a 7-byte NOP (`nopl disp32(%rax)`: 0f 1f 80 + 4 bytes) that the
+runtime's __sanitizer_cov_trace_pc reads at its return address (src/timing/compute_count.c).
 """
 from __future__ import annotations
 
