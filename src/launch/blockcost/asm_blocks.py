@@ -3,7 +3,7 @@
 `-fsanitize-coverage=trace-pc` puts a call to __sanitizer_cov_trace_pc at the start of every basic
 block.  A block is the code from the labels before its call (the function's start for the first) to
 its branch, or to the next label or call.  Blocks GCC made after instrumenting have no call: they
-are not counted, and their code is left out.  annotate() writes each block's cycles right after its
+are not counted, and their code is left out.  priced() writes each block's cycles right after its
 call, as the displacement of a 7-byte NOP (`nopl disp32(%rax)`: 0f 1f 80 + 4 bytes) that the
 runtime's __sanitizer_cov_trace_pc reads at its return address (src/timing/compute_count.c).
 """
@@ -26,7 +26,8 @@ MARKER = "\t.byte 0x0f, 0x1f, 0x80\n\t.long {}\n"
 
 
 class Block:
-    def __init__(self, labels: list[str]):
+    def __init__(self, call_line: int, labels: list[str]):
+        self.call_line = call_line    # the index of the block's counting call in the assembly
         self.labels = labels          # the labels right before the block's counting call
         self.insns: list = []
         self.closed = False           # its branch was seen: what follows is not this block
@@ -46,7 +47,7 @@ def blocks_by_function(lines: list[str]) -> dict[str, list[Block]]:
     out: dict[str, list[Block]] = {}
     current, block = None, None
     pending, labels = [], []  # code and labels since the last label or branch, not in a block yet
-    for line in lines:
+    for index, line in enumerate(lines):
         m = FUNCTION_TYPE.match(line)
         if m:
             functions.add(m.group(1))
@@ -67,7 +68,7 @@ def blocks_by_function(lines: list[str]) -> dict[str, list[Block]]:
         if current is None:
             continue
         if TRACE_CALL.match(line):
-            block = Block(labels)
+            block = Block(index, labels)
             block.insns += pending
             out[current].append(block)
             pending, labels = [], []
@@ -88,25 +89,12 @@ def blocks_by_function(lines: list[str]) -> dict[str, list[Block]]:
     return out
 
 
-def annotate(lines: list[str], costs: dict[str, list[int]]) -> list[str]:
+def priced(lines: list[str]) -> list[str]:
     """The assembly with each counting call followed by its block's cycles."""
-    out, current, functions, index = [], None, set(), 0
-    for line in lines:
+    after = {b.call_line: b.cycles() for blocks in blocks_by_function(lines).values() for b in blocks}
+    out = []
+    for index, line in enumerate(lines):
         out.append(line)
-        m = FUNCTION_TYPE.match(line)
-        if m:
-            functions.add(m.group(1))
-        m = LABEL.match(line)
-        if m and m.group(1) in functions:
-            current, index = m.group(1), 0
-        if current is not None and TRACE_CALL.match(line):
-            cycles = costs.get(current, [])
-            if index < len(cycles):
-                out.append(MARKER.format(cycles[index]))
-            index += 1
+        if index in after:
+            out.append(MARKER.format(after[index]))
     return out
-
-
-def block_costs(lines: list[str]) -> dict[str, list[int]]:
-    """Each function's block cycles, in the order of the blocks' counting calls."""
-    return {name: [b.cycles() for b in blocks] for name, blocks in blocks_by_function(lines).items()}

@@ -52,13 +52,15 @@ FCOM = Op(9, "np", kind="fp")  # FUCOM + FNSTSW AX (6) + SAHF (2): the P54C has 
 FREG = Op(1, "np", fp_latency=1)  # FLD st(i), FABS, FCHS
 FREE = Op(0, "uv", kind="free")   # no P54C instruction (x86-64 sign extension, x87 keeps 80 bits)
 
+SHIFTS = ("shl", "shr", "sar", "sal", "rol", "ror")
+
 OPS: dict[str, Op] = {
     # integer
     **{m: _alu() for m in ("add", "sub", "and", "or", "xor", "inc", "dec")},
     **{m: Op(1, "uv", mem_src_extra=1) for m in ("cmp", "test")},
     **{m: _alu("u") for m in ("adc", "sbb")},
     **{m: Op(1, "np", mem_dst_extra=2) for m in ("neg", "not")},
-    **{m: Op(1, "u", mem_dst_extra=2) for m in ("shl", "shr", "sar", "sal", "rol", "ror")},
+    **{m: Op(1, "u", mem_dst_extra=2) for m in SHIFTS},
     "mov": Op(1, "uv"), "movabs": Op(1, "uv"), "lea": Op(1, "uv"),
     "movzx": Op(3, "np"), "movsx": Op(3, "np"),
     "movslq": FREE, "cltq": FREE, "cdqe": FREE, "endbr64": FREE, "nop": FREE,
@@ -173,7 +175,7 @@ def _op_of(mnemonic: str, operands: list[str]) -> tuple[Op, int]:
         return Op(2, "np", fp_latency=2), 1  # FLDZ
     if mnemonic in ("movq", "movd") and not any("%xmm" in o for o in operands):
         return OPS["mov"], 1
-    if base_of(mnemonic) in ("shl", "shr", "sar", "sal", "rol", "ror") and operands and operands[0] == "%cl":
+    if base_of(mnemonic) in SHIFTS and operands and operands[0] == "%cl":
         return SHIFT_BY_CL, 1
     if mnemonic in _SSE_MOVES:
         if any(o.startswith("%stack") for o in operands):
@@ -181,8 +183,6 @@ def _op_of(mnemonic: str, operands: list[str]) -> tuple[Op, int]:
         mem_src, mem_dst = is_memory(operands[0]), is_memory(operands[-1])
         n = 2 if mnemonic in ("movapd", "movupd") and (mem_src or mem_dst) else 1
         return (FST if mem_dst else FLD if mem_src else FREG), n
-    if mnemonic in OPS:
-        return OPS[mnemonic], 1
     if re.fullmatch(r"movz[bw][wlq]", mnemonic) or re.fullmatch(r"movs[bw][wlq]", mnemonic):
         return OPS["movzx"], 1
     if re.fullmatch(r"cmov[a-z]+", mnemonic):
@@ -191,9 +191,7 @@ def _op_of(mnemonic: str, operands: list[str]) -> tuple[Op, int]:
         return OPS["set"], 1
     if re.fullmatch(r"j[a-z]+", mnemonic) and mnemonic != "jmp":
         return OPS["j"], 1
-    if mnemonic[-1] in INTEGER_SUFFIXES and mnemonic[:-1] in OPS:
-        return OPS[mnemonic[:-1]], 1
-    return UNKNOWN, 1
+    return OPS.get(base_of(mnemonic), UNKNOWN), 1
 
 
 _IMPLICIT = {  # registers an instruction reads / writes without naming them
