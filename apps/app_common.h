@@ -8,6 +8,8 @@
  *   app_args      positional integer arguments with defaults, optional --pairs
  *   app_error     count an error; print the first one as "app: UE n: reason"
  *   app_finish    combine the error counts; UE 0 prints "app: OK" or FAILED
+ *   app_error_total, app_report   the same in two steps, for checks made
+ *                 after RCCE_finalize
  *   app_fill/app_check   a byte pattern derived from a seed (size, iteration,
  *                 sender, ...), so every received byte can be verified
  *   app_group     "ring of all UEs" or "pair (2k, 2k+1)" membership
@@ -67,21 +69,30 @@ static inline void app_die(const char *what) {
   exit(1);
 }
 
-/* Collective over RCCE_COMM_WORLD: the job fails if any UE saw an error.
-   Returns the exit code, 0 or 1, the same on every UE. */
-static inline int app_finish(void) {
+/* Collective over RCCE_COMM_WORLD: the errors all UEs saw so far (at least
+   this UE's own if the reduction fails). */
+static inline int app_error_total(void) {
   int mine = *app_errcount(), total = 0;
   if (RCCE_allreduce((char *)&mine, (char *)&total, 1, RCCE_INT, RCCE_SUM, RCCE_COMM_WORLD) != RCCE_SUCCESS) {
     fprintf(stderr, "%s: UE %d: final RCCE_allreduce failed\n", APP_NAME, RCCE_ue());
-    return 1;
+    return mine + 1;
   }
+  return total;
+}
+
+/* UE 0 prints "app: OK" or FAILED for `total` errors; returns the exit code. */
+static inline int app_report(int total) {
   if (RCCE_ue() == 0) {
     if (total == 0) printf("%s: OK\n", APP_NAME);
     else fprintf(stderr, "%s: FAILED (%d wrong results)\n", APP_NAME, total);
     fflush(NULL);
   }
-  return total != 0 || mine != 0;
+  return total != 0;
 }
+
+/* Collective over RCCE_COMM_WORLD: the job fails if any UE saw an error.
+   Returns the exit code, 0 or 1, the same on every UE. */
+static inline int app_finish(void) { return app_report(app_error_total()); }
 
 /* Largest value of t over all UEs (collective). */
 static inline double app_max_time(double t) {

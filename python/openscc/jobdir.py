@@ -61,6 +61,17 @@ class JobRun:
     def modeled(self) -> bool:
         return "chip_totals" in self.summary
 
+    @property
+    def measured(self) -> dict:
+        """Model mode: the measured region's time and energy (the program's first to last clock read),
+        or the whole job's when no UE read the clock (docs/model.md "Measured region")."""
+        return measured(self.summary)
+
+
+def measured(summary: dict) -> dict:
+    """The measured region of a model-mode summary, else its chip totals."""
+    return summary.get("measured_region", summary["chip_totals"])
+
 
 def size_bin(nbytes: int) -> int:
     """Message sizes in power-of-two bins: bin 0 holds size 0, bin k >= 1 sizes 2^(k-1) .. 2^k - 1."""
@@ -94,6 +105,10 @@ def _consistency_error(s: dict) -> str | None:
     for i, (x, y) in enumerate(mesh["memory_controllers"]):
         if x >= w or y >= h:
             return f"job/mesh/memory_controllers/{i}: tile {[x, y]} outside the {w} x {h} mesh"
+    region = s.get("measured_region")
+    if region and region["start_s"] + region["seconds"] > s["chip_totals"]["seconds"] * (1 + 1e-6):
+        return (f"measured_region: {region['start_s']:.9g} s + {region['seconds']:.9g} s ends after the job "
+                f"({s['chip_totals']['seconds']:.9g} s)")
     return None
 
 

@@ -31,6 +31,11 @@ def _facts(run: JobRun) -> list[tuple[str, str]]:
         facts += [("virtual time", f"{t['seconds'] * 1e3:.4f} ms"), ("energy", f"{t['energy_j']:.4g} J"),
                   ("average power", f"{t['average_w']:.3f} W"), ("energy-delay product", f"{t['edp_js']:.4g} J·s"),
                   ("computation", job.get("computation", "-"))]
+        if "measured_region" in run.summary:
+            r = run.measured
+            facts += [("measured region (first to last clock read)",
+                       f"{r['seconds'] * 1e3:.4f} ms from {r['start_s'] * 1e3:.4f} ms"),
+                      ("measured region: energy, average power", f"{r['energy_j']:.4g} J, {r['average_w']:.3f} W")]
     return facts
 
 

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .files import OutputDir, PathError
-from .jobdir import load_summary
+from .jobdir import load_summary, measured
 from .placement import three_hop_pairs
 
 EXPERIMENTS = ("hops", "pairs", "bcast", "power", "logging")
@@ -73,7 +73,7 @@ def model(s: Settings, app: str, nue: int, args: list, cores=None, label="") -> 
 
 def hops(s: Settings) -> dict:
     args = [32, s.size(200, 50)]
-    t = {h: model(s, "stencil", 2, args, [0, c], f"stencil {h} hops")["chip_totals"]["seconds"]
+    t = {h: measured(model(s, "stencil", 2, args, [0, c], f"stencil {h} hops"))["seconds"]
          for h, c in HOP_PARTNER.items()}
     return {"args": args, "seconds": t}
 
@@ -84,7 +84,7 @@ def pairs(s: Settings) -> dict:
             "stencil": [32, s.size(100, 30), 8, "--pairs"]}
     res = {}
     for app, args in apps.items():
-        res[app] = {n: model(s, app, 2 * n, args, three_hop_pairs(n), f"{app} {n} pairs")["chip_totals"]["seconds"]
+        res[app] = {n: measured(model(s, app, 2 * n, args, three_hop_pairs(n), f"{app} {n} pairs"))["seconds"]
                     for n in counts}
     return {"pairs": counts, "seconds": res}
 
@@ -92,7 +92,7 @@ def pairs(s: Settings) -> dict:
 def bcast(s: Settings) -> dict:
     ns = s.size(list(range(1, 48)), [1, 2, 4, 8, 12, 16, 24, 32, 40, 47])
     args = [s.size(4096, 1024), s.size(10, 2)]
-    t = {n: model(s, "bcast", n + 1, args, label=f"bcast to {n}")["chip_totals"]["seconds"] for n in ns}
+    t = {n: measured(model(s, "bcast", n + 1, args, label=f"bcast to {n}"))["seconds"] for n in ns}
     return {"args": args, "seconds": t}
 
 
@@ -101,9 +101,9 @@ def power(s: Settings) -> dict:
             "stencil": [32, s.size(100, 30), 8, "--pairs"], "pingpong": [s.size(65536, 4096), s.size(20, 3)]}
     res = {}
     for app, args in apps.items():
-        t = model(s, app, 48, args, label=f"{app} 24 pairs")["chip_totals"]
+        t = measured(model(s, app, 48, args, label=f"{app} 24 pairs"))
         res[app] = {"seconds": t["seconds"], "average_w": t["average_w"], "energy_j": t["energy_j"], "edp_js": t["edp_js"]}
-    one = model(s, "share", 2, apps["share"], label="share 1 pair")["chip_totals"]
+    one = measured(model(s, "share", 2, apps["share"], label="share 1 pair"))
     return {"24_pairs": res, "share_1_pair_w": one["average_w"], "share_24_pairs_w": res["share"]["average_w"]}
 
 

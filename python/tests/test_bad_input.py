@@ -112,6 +112,9 @@ CASES = [
      "does not match its schema: ues/0/core: core 48 outside the mesh's cores 0..47"),
     ("power without the model", summary(set_key("files/power", "power.csv")), "summary.json",
      "does not match its schema: (top): 'chip_totals' is a required property"),
+    ("measured region without the model", summary(set_key("measured_region", {
+        "start_s": 0, "seconds": 1, "energy_j": 1, "average_w": 1, "edp_js": 1, "dynamic_j": 1, "static_j": 0, "uncore_j": 0})),
+     "summary.json", "does not match its schema: (top): 'chip_totals' is a required property"),
     ("comm matrix missing", lambda job: (job / "comm_matrix.csv").unlink(), "comm_matrix.csv", "no such file"),
     ("comm matrix a directory", replace_with("comm_matrix.csv", Path.mkdir), "comm_matrix.csv",
      "is a directory, not a file"),

@@ -41,7 +41,7 @@ static void scc_preset(struct chip_desc *c) {
   c->lat.mpb_write_remote = 79;        /* ref 3 (D): 84 at one hop, 119 at tile (5,3), less the mesh */
   c->lat.ddr_core = 51;                /* ref 3 (D): TN005 word reads per controller, less mesh and memory */
   c->lat.ddr_memory = 46;              /* ref 3 "DDR3 read": 46 memory cycles */
-  c->lat.ddr_outstanding_reads = 2;    /* ref 3 "DDR3 read": two outstanding reads */
+  c->lat.ddr_outstanding_reads = 1;    /* ref 3: an uncached line costs eight word reads (TN005) */
   c->lat.mc_service_ns = 6.1;          /* D: ref 1 "memory": 21 GB/s over 4 controllers, one 32-byte line */
   c->lat.link_service_cycles = 2;      /* D: ref 1 "router": a 32-byte line is two 16-byte flits */
   c->lat.mpb_service_cycles = 2;       /* U: a tile's MPB port taken to accept a flit per mesh cycle, like a link */

@@ -143,9 +143,14 @@ static int write_power(const double *w, int n, double bucket_s) {
 }
 
 /* Model mode's lines at the end of the run. */
-static void print_model(const struct hw_job *job, const struct timing_energy *e) {
+static void print_model(const struct hw_job *job, const struct timing_energy *e, const struct timing_energy *region) {
   fprintf(stderr, "rccerun: model: %.6f s virtual on chip %s, %.4f J, %.3f W average, EDP %.4g J*s\n", e->seconds,
           job->hdr->chip.name, e->energy_j, e->average_w, e->edp_js);
+  if (region)
+    fprintf(stderr,
+            "rccerun: model: measured region (first to last RCCE_wtime/MPI_Wtime): %.6f s from %.6f s, %.4f J, %.3f W "
+            "average\n",
+            region->seconds, region->start_s, region->energy_j, region->average_w);
   double comp = 0, comm = 0, wait = 0;
   for (uint32_t u = 0; u < job->hdr->nue; u++) {
     const struct timing_vclock *c = timing_clock_of(job, (int)u);
@@ -176,10 +181,12 @@ int job_dir_write(const struct launch_options *o, const struct hw_job *job, doub
   const char *dir = claimed.dir;
   char path[4200];
   const struct hw_header *h = job->hdr;
-  struct timing_energy e;
+  struct timing_energy e, region;
+  int has_region = 0;
   if (h->set.model) {
     timing_job_energy(job, &e);
-    print_model(job, &e);
+    has_region = timing_region_energy(job, &region);
+    print_model(job, &e, has_region ? &region : NULL);
   }
   if (h->set.trace_level >= HW_TRACE_SIZES) warn_dropped(job);
   if (claimed.replace && remove_old_job() != 0) {
@@ -210,7 +217,7 @@ int job_dir_write(const struct launch_options *o, const struct hw_job *job, doub
     }
   FILE *f = create_job_file("summary.json");
   if (f) {
-    summary_json_write(f, o, job, claimed.id, host_s, h->set.model ? &e : NULL, &files);
+    summary_json_write(f, o, job, claimed.id, host_s, h->set.model ? &e : NULL, has_region ? &region : NULL, &files);
     bad |= fclose(f) != 0;
   }
   if (!f || bad) {

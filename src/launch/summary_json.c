@@ -161,24 +161,36 @@ static void write_ue(FILE *f, const struct hw_job *job, uint32_t u) {
     json_number(f, ", ", "comm_s", "%.9g", secs(c->comm_ps));
     json_number(f, ", ", "wait_s", "%.9g", secs(c->wait_ps));
     json_number(f, ", ", "dynamic_j", "%.9g", c->dynamic_j);
-    fprintf(f, ", \"ddr_reads\": %llu, \"ddr_writes\": %llu", (unsigned long long)c->ddr_reads,
-            (unsigned long long)c->ddr_writes);
+    fprintf(f, ", \"ddr_reads\": %llu, \"ddr_writes\": %llu, \"clock_reads\": %llu", (unsigned long long)c->ddr_reads,
+            (unsigned long long)c->ddr_writes, (unsigned long long)c->clock_reads);
+    if (c->clock_reads) {
+      json_number(f, ", ", "first_read_s", "%.9g", secs(c->first_read_ps));
+      json_number(f, ", ", "last_read_s", "%.9g", secs(c->last_read_ps));
+    }
   }
   fprintf(f, "}%s\n", u + 1 < h->nue ? "," : "");
 }
 
+/* "name": {...} of an interval's time and energy; the start only for a
+ * part of the job. */
+static void write_energy(FILE *f, const char *name, const struct timing_energy *e, int with_start) {
+  const char *const names[] = {"start_s",  "seconds",   "energy_j", "average_w",
+                               "edp_js",   "dynamic_j", "static_j", "uncore_j"};
+  const double values[] = {e->start_s, e->seconds,   e->energy_j, e->average_w,
+                           e->edp_js,  e->dynamic_j, e->static_j, e->uncore_j};
+  fprintf(f, "  \"%s\": {", name);
+  for (size_t i = with_start ? 0 : 1; i < sizeof values / sizeof values[0]; i++)
+    json_number(f, i > !with_start ? ",\n    " : "\n    ", names[i], "%.9g", values[i]);
+  fprintf(f, "\n  },\n");
+}
+
 void summary_json_write(FILE *f, const struct launch_options *o, const struct hw_job *job, const char *id,
-                        double host_s, const struct timing_energy *e, const struct summary_files *files) {
+                        double host_s, const struct timing_energy *e, const struct timing_energy *region,
+                        const struct summary_files *files) {
   fprintf(f, "{\n  \"schema\": \"openscc-summary\",\n  \"version\": %d,\n", SUMMARY_VERSION);
   write_job(f, o, job, id, host_s);
-  if (e) {
-    const char *const names[] = {"seconds", "energy_j", "average_w", "edp_js", "dynamic_j", "static_j", "uncore_j"};
-    const double values[] = {e->seconds, e->energy_j, e->average_w, e->edp_js, e->dynamic_j, e->static_j, e->uncore_j};
-    fprintf(f, "  \"chip_totals\": {");
-    for (size_t i = 0; i < sizeof values / sizeof values[0]; i++)
-      json_number(f, i ? ",\n    " : "\n    ", names[i], "%.9g", values[i]);
-    fprintf(f, "\n  },\n");
-  }
+  if (e) write_energy(f, "chip_totals", e, 0);
+  if (region) write_energy(f, "measured_region", region, 1);
   fprintf(f, "  \"ues\": [\n");
   for (uint32_t u = 0; u < job->hdr->nue; u++) write_ue(f, job, u);
   fprintf(f, "  ],\n  \"files\": {");

@@ -16,8 +16,10 @@ struct summary_files {
 
 /* Whether every UE's program counts its computation (rccecc --model-build). */
 int summary_all_counted(const struct hw_job *job);
-/* Write the summary; e is the chip's energy in model mode, else NULL. */
+/* Write the summary; e is the chip's energy in model mode, else NULL;
+ * region the measured region's (timing_region_energy), or NULL. */
 void summary_json_write(FILE *f, const struct launch_options *o, const struct hw_job *job, const char *id,
-                        double host_s, const struct timing_energy *e, const struct summary_files *files);
+                        double host_s, const struct timing_energy *e, const struct timing_energy *region,
+                        const struct summary_files *files);
 
 #endif

@@ -40,28 +40,64 @@ static double idle_core_w(const struct hw_job *j, int core, uint64_t t) {
   return chip_core_power(c, level_volts(c, vlevel_at(j, d, t)), mhz, 0.0);
 }
 
-void timing_job_energy(const struct hw_job *j, struct timing_energy *out) {
+/* Dynamic energy UE clock k spent in [t0, t1), from its power trace: a
+ * bucket partly inside counts in proportion to the part of its span (up to
+ * the UE's clock) inside, so the edges are as fine as the trace's buckets. */
+static double traced_dynamic_j(const struct timing_vclock *k, uint64_t t0, uint64_t t1) {
+  uint64_t width = TIMING_POWER_BUCKET_PS << k->bucket_shift;
+  double e = 0;
+  for (uint64_t b = t0 / width; b < TIMING_POWER_BUCKETS && b * width < t1 && b * width < k->now_ps; b++) {
+    uint64_t lo = b * width, hi = (b + 1) * width < k->now_ps ? (b + 1) * width : k->now_ps;
+    uint64_t in_lo = lo > t0 ? lo : t0, in_hi = hi < t1 ? hi : t1;
+    if (in_hi > in_lo) e += k->bucket_j[b] * (double)(in_hi - in_lo) / (double)(hi - lo);
+  }
+  return e;
+}
+
+/* Chip energy over [t0, t1) of virtual time: a UE's core is idle once its
+ * clock has stopped, a core without a UE all along. */
+static void interval_energy(const struct hw_job *j, uint64_t t0, uint64_t t1, struct timing_energy *out) {
   const struct chip_desc *c = &j->hdr->chip;
   memset(out, 0, sizeof *out);
-  uint64_t t = 0;
-  for (uint32_t u = 0; u < j->hdr->nue; u++)
-    if (timing_clock_of(j, (int)u)->now_ps > t) t = timing_clock_of(j, (int)u)->now_ps;
-  out->seconds = (double)t * 1e-12;
+  out->start_s = (double)t0 * 1e-12;
+  out->seconds = (double)(t1 - t0) * 1e-12;
   int ncores = chip_num_cores(c), nd = chip_num_voltage_domains(c);
   unsigned char used[CHIP_MAX_CORES] = {0};
   for (uint32_t u = 0; u < j->hdr->nue; u++) {
     const struct timing_vclock *k = timing_clock_of(j, (int)u);
     int core = hw_ue(j, u)->core;
     used[core] = 1;
-    out->dynamic_j += k->dynamic_j + idle_core_w(j, core, t) * (double)(t - k->now_ps) * 1e-12;
+    out->dynamic_j += t0 == 0 && t1 >= k->now_ps ? k->dynamic_j : traced_dynamic_j(k, t0, t1);
+    uint64_t idle_from = k->now_ps > t0 ? k->now_ps : t0;
+    if (t1 > idle_from) out->dynamic_j += idle_core_w(j, core, t1) * (double)(t1 - idle_from) * 1e-12;
   }
   for (int core = 0; core < ncores; core++)
-    if (!used[core]) out->dynamic_j += idle_core_w(j, core, t) * out->seconds;
-  for (int d = 0; d < nd; d++) out->static_j += domain_static_j(j, d, t);
+    if (!used[core]) out->dynamic_j += idle_core_w(j, core, t1) * out->seconds;
+  for (int d = 0; d < nd; d++) out->static_j += domain_static_j(j, d, t1) - domain_static_j(j, d, t0);
   out->uncore_j = c->power.uncore * out->seconds;
   out->energy_j = out->dynamic_j + out->static_j + out->uncore_j;
   out->average_w = out->seconds > 0 ? out->energy_j / out->seconds : 0;
   out->edp_js = out->energy_j * out->seconds;
+}
+
+void timing_job_energy(const struct hw_job *j, struct timing_energy *out) {
+  uint64_t t = 0;
+  for (uint32_t u = 0; u < j->hdr->nue; u++)
+    if (timing_clock_of(j, (int)u)->now_ps > t) t = timing_clock_of(j, (int)u)->now_ps;
+  interval_energy(j, 0, t, out);
+}
+
+int timing_region_energy(const struct hw_job *j, struct timing_energy *out) {
+  uint64_t t0 = UINT64_MAX, t1 = 0;
+  for (uint32_t u = 0; u < j->hdr->nue; u++) {
+    const struct timing_vclock *k = timing_clock_of(j, (int)u);
+    if (k->clock_reads == 0) continue;
+    if (k->first_read_ps < t0) t0 = k->first_read_ps;
+    if (k->last_read_ps > t1) t1 = k->last_read_ps;
+  }
+  if (t0 >= t1) return 0;
+  interval_energy(j, t0, t1, out);
+  return 1;
 }
 
 int timing_power_trace(const struct hw_job *j, double *watts, int max, double *bucket_s) {

@@ -18,10 +18,12 @@ void timing_ddr_word(uint64_t off, int write) {
   const struct chip_desc *c = timing_g.chip;
   int mc = chip_shared_mc(c, off);
   double cycles = chip_ddr_read_cycles(c, timing_g.core, mc, timing_tile_mhz());
-  /* ref 3 "DDR3 read": reads may be in flight together, so in a stream of
-   * reads only every ddr_outstanding_reads-th one waits for the memory
-   * ([PERFPOWER-2011]'s dot-product model); a write or a runtime call in between
-   * ends the stream.  Writes are posted, one at a time (ref 1 "L1 / L2"). */
+  /* With ddr_outstanding_reads > 1 reads may be in flight together, so in a
+   * stream of reads only every n-th one waits for the memory
+   * ([PERFPOWER-2011]'s dot-product model: two); a write or a runtime call in
+   * between ends the stream.  The scc preset has one: TN005's uncached line
+   * costs eight word reads (ref 3).  Writes are posted, one at a time (ref 1
+   * "L1 / L2"). */
   if (!write && timing_g.reads_in_flight++ % c->lat.ddr_outstanding_reads != 0) cycles = 0;
   if (write) timing_g.reads_in_flight = 0;
   double ps = cycles * timing_ps_per_cycle() + timing_mc_queue_ps(mc, 1);

@@ -18,7 +18,7 @@
 /* Raise a region's version whenever its type below changes (the layout hash
  * then tells programs built against the old one to rebuild). */
 #define TIMING_CLOCK_REGION "timing.clock"
-#define TIMING_CLOCK_VERSION 1
+#define TIMING_CLOCK_VERSION 2
 #define TIMING_STAMPS_REGION "timing.stamps"
 #define TIMING_STAMPS_VERSION 1
 #define TIMING_VLOG_REGION "timing.vlog"
@@ -36,6 +36,8 @@ struct timing_vclock {
   uint64_t compute_ps, comm_ps, wait_ps; /* where it went */
   uint64_t end_ps;                       /* virtual time of RCCE_finalize (0: not reached) */
   uint64_t ddr_reads, ddr_writes;        /* shared-memory accesses of a counted program */
+  uint64_t clock_reads;                  /* RCCE_wtime / MPI_Wtime calls while the clock ran */
+  uint64_t first_read_ps, last_read_ps;  /* the first and the last of them: the measured region */
   double dynamic_j;                      /* the core's dynamic energy */
   int32_t bucket_shift;                  /* power trace bucket = TIMING_POWER_BUCKET_PS << shift */
   int32_t running;                       /* 1 between RCCE_init and RCCE_finalize */

@@ -87,12 +87,13 @@ class Build:
         """This build's directory inside the session directory."""
         return SESSION_DIR / self.name
 
-    def app(self, name: str) -> Path:
-        """A private copy of an example app (so pgrep on SESSION_DIR finds its UEs)."""
-        dst = self.work / "apps" / name
+    def app(self, name: str, folder: str = "apps") -> Path:
+        """A private copy of an example app (so pgrep on SESSION_DIR finds its UEs); folder
+        "model-apps" holds their counted builds (rccecc --model-build)."""
+        dst = self.work / folder / name
         if not dst.exists():
             dst.parent.mkdir(parents=True, exist_ok=True)
-            src = self.dir / "apps" / name
+            src = self.dir / folder / name
             if not src.exists():
                 raise FileNotFoundError(f"{src} is missing: build it first (make build / make test-asan-build)")
             shutil.copy2(src, dst)

@@ -46,6 +46,42 @@ def test_summary_json_and_printout(build, compile_program, scratch):
     assert "varies from run to run" not in err  # a counted build
 
 
+def test_measured_region_spans_the_programs_clock_reads(build, compile_program, scratch):
+    """docs/model.md "Measured region": from the earliest first to the latest last RCCE_wtime of any UE."""
+    prog = compile_program(build, "model", "--model-build")
+    res, s, _ = model_run(build, scratch, 4, prog, "barrier")
+    reads = {int(u): (float(b), float(a)) for u, b, a in re.findall(r"ue (\d+) before (\S+) after (\S+)", res.out)}
+    assert len(reads) == 4
+    for u in s["ues"]:
+        assert u["clock_reads"] == 2
+        assert (u["first_read_s"], u["last_read_s"]) == pytest.approx(reads[u["ue"]], abs=1e-9)
+    r, t = s["measured_region"], s["chip_totals"]
+    assert r["start_s"] == pytest.approx(min(b for b, _ in reads.values()), abs=1e-9)
+    assert r["start_s"] + r["seconds"] == pytest.approx(max(a for _, a in reads.values()), abs=1e-9)
+    assert 0 < r["seconds"] < t["seconds"] and 0 < r["energy_j"] < t["energy_j"]
+    assert r["energy_j"] == pytest.approx(r["dynamic_j"] + r["static_j"] + r["uncore_j"])
+    assert r["average_w"] == pytest.approx(r["energy_j"] / r["seconds"])
+    line = re.search(r"measured region \(first to last RCCE_wtime/MPI_Wtime\): ([\d.]+) s from ([\d.]+) s", res.err)
+    assert line and float(line[1]) == pytest.approx(r["seconds"], abs=1e-6), res
+
+
+def test_no_measured_region_without_clock_reads(build, scratch):
+    res, s, _ = model_run(build, scratch, 2, build.app("hello"))
+    assert "measured_region" not in s and all(u["clock_reads"] == 0 for u in s["ues"])
+    assert "measured region" not in res.err
+
+
+def test_stencil_verifies_after_its_clock_stops(build, scratch):
+    """The serial reference runs after RCCE_finalize: the job ends with the timed loop's checksum, and
+    the loop's own time (the program's max over UEs) is the measured region."""
+    res, s, _ = model_run(build, scratch, 2, build.app("stencil", "model-apps"), "32", "50")
+    assert "stencil: OK" in res.out, res
+    timed = float(re.search(r"([\d.]+) s$", res.out.splitlines()[0])[1])
+    assert s["measured_region"]["seconds"] == pytest.approx(timed, rel=1e-3)
+    for u in s["ues"]:  # UE 1 does not wait for UE 0's serial check
+        assert u["wait_s"] < 0.1 * u["seconds"]
+
+
 def test_host_time_runs_say_they_vary(build, scratch):
     res, _, _ = model_run(build, scratch, 2, build.app("hello"))
     assert "computation is host time x 125 and varies from run to run" in res.err, res
