@@ -163,6 +163,10 @@ static void write_ue(FILE *f, const struct hw_job *job, uint32_t u) {
     json_number(f, ", ", "dynamic_j", "%.9g", c->dynamic_j);
     fprintf(f, ", \"ddr_reads\": %llu, \"ddr_writes\": %llu, \"clock_reads\": %llu", (unsigned long long)c->ddr_reads,
             (unsigned long long)c->ddr_writes, (unsigned long long)c->clock_reads);
+    fprintf(f, ", \"l1_read_misses\": %llu, \"l2_read_misses\": %llu, \"l1_write_misses\": %llu, \"write_backs\": %llu",
+            (unsigned long long)c->l1_read_misses, (unsigned long long)c->l2_read_misses,
+            (unsigned long long)c->l1_write_misses, (unsigned long long)c->write_backs);
+    json_number(f, ", ", "cache_wait_s", "%.9g", secs(c->cache_wait_ps));
     if (c->clock_reads) {
       json_number(f, ", ", "first_read_s", "%.9g", secs(c->first_read_ps));
       json_number(f, ", ", "last_read_s", "%.9g", secs(c->last_read_ps));

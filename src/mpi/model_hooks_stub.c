@@ -20,8 +20,10 @@ void __sanitizer_cov_trace_pc(void) {}
 #define NO_OP_HOOKS(size)                                          \
   OPENSCC_API void __asan_load##size##_noabort(uintptr_t addr);    \
   OPENSCC_API void __asan_store##size##_noabort(uintptr_t addr);   \
+  OPENSCC_API void __openscc_update##size(uintptr_t addr);         \
   void __asan_load##size##_noabort(uintptr_t addr) { (void)addr; } \
-  void __asan_store##size##_noabort(uintptr_t addr) { (void)addr; }
+  void __asan_store##size##_noabort(uintptr_t addr) { (void)addr; } \
+  void __openscc_update##size(uintptr_t addr) { (void)addr; }
 NO_OP_HOOKS(1)
 NO_OP_HOOKS(2)
 NO_OP_HOOKS(4)

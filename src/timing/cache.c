@@ -7,10 +7,13 @@
  * no allocation on a write miss).  A load that hits level 1 costs nothing
  * beyond its block's price; one that misses waits for level 2
  * (lat_l2_read) or for the core's memory controller (the DDR3 latency of
- * chip_latency.c and its queue).  A store that misses level 1 goes to
- * level 2 or to memory as a posted write; the core has one write
- * outstanding (ref 1), so a store waits only while the one before it is in
- * flight.  The time spent is computation (the program's own memory).
+ * chip_latency.c and its queue).  A store that hits a level marks its line
+ * dirty there; one that misses level 1 goes to level 2 or to memory as a
+ * posted write.  A dirty line that makes room for another is written back,
+ * level 1's to level 2 (or memory, if level 2 does not hold it), level 2's
+ * to memory, also as posted writes.  The core has one write outstanding
+ * (ref 1), so a write waits only while the one before it is in flight.
+ * The time spent is computation (the program's own memory).
  *
  * A window of shared memory (the SVM pages, tagged MPBT as MetalSVM does)
  * is cached in level 1 only and written through the write-combine buffer
@@ -25,7 +28,7 @@
 
 struct cache_level {
   uint32_t sets, ways;
-  uint64_t *tag; /* sets x ways, most recently used first; line + 1, 0 empty */
+  uint64_t *tag; /* sets x ways, most recently used first; line + 1 (| TIMING_CACHE_DIRTY), 0 empty */
 };
 
 static struct {
@@ -66,22 +69,26 @@ int timing_cache_init(void) {
   return 0;
 }
 
-/* Whether line is in c (made most recently used); if not and allocate, it
- * replaces the set's least recently used line.  (Loops, not memmove: sets
- * have a few ways, and this runs at every access that is not a repeat.) */
-static int lookup(struct cache_level *c, uint64_t line, int allocate) {
+/* Whether line is in c (made most recently used, and dirty if write); if
+ * not and allocate, it replaces the set's least recently used line, whose
+ * tag goes to *evicted (0: none).  (Loops, not memmove: sets have a few
+ * ways, and this runs at every access that is not a repeat.) */
+static int lookup(struct cache_level *c, uint64_t line, int write, int allocate, uint64_t *evicted) {
+  *evicted = 0;
   if (!c->sets) return 0;
   uint64_t *set = c->tag + (size_t)(line & (c->sets - 1)) * c->ways, tag = line + 1;
-  if (set[0] == tag) return 1;
-  uint32_t w = 1;
-  while (w < c->ways && set[w] != tag) w++;
+  uint32_t w = 0;
+  while (w < c->ways && (set[w] & ~TIMING_CACHE_DIRTY) != tag) w++;
   int hit = w < c->ways;
   if (!hit && !allocate) return 0;
-  if (!hit) w = c->ways - 1;
+  if (hit) tag = set[w];
+  else w = c->ways - 1, *evicted = set[w];
   for (; w > 0; w--) set[w] = set[w - 1];
-  set[0] = tag;
+  set[0] = tag | (write ? TIMING_CACHE_DIRTY : 0);
   return hit;
 }
+
+static int dirty(uint64_t tag) { return (tag & TIMING_CACHE_DIRTY) != 0; }
 
 /* Waits reach the clock lazily, with the blocks' cycles (timing_cache_charge
  * at the next runtime call), or before a memory access reads the clock for
@@ -90,7 +97,9 @@ static void charge_stall(void) {
   double due = cache_g.stall - cache_g.charged;
   if (due <= 0) return;
   cache_g.charged = cache_g.stall;
-  timing_advance((uint64_t)(due * timing_ps_per_cycle() + 0.5), TIMING_COMPUTE);
+  uint64_t ps = (uint64_t)(due * timing_ps_per_cycle() + 0.5);
+  timing_g.clock->cache_wait_ps += ps;
+  timing_advance(ps, TIMING_COMPUTE);
 }
 
 void timing_cache_charge(void) {
@@ -115,12 +124,35 @@ static void post_write(double latency) {
   cache_g.write_done = now + wait + latency;
 }
 
+/* A dirty line level 2 gives up goes to memory. */
+static void write_back_l2(uint64_t evicted) {
+  if (!dirty(evicted)) return;
+  timing_g.clock->write_backs++;
+  post_write(memory_cycles(cache_g.mc));
+}
+
+/* A dirty line level 1 gives up goes to level 2 if it holds the line
+ * (dirty there now), else to memory. */
+static void write_back_l1(uint64_t evicted) {
+  if (!dirty(evicted)) return;
+  timing_g.clock->write_backs++;
+  uint64_t none;
+  int in_l2 = lookup(&cache_g.l2, (evicted & ~TIMING_CACHE_DIRTY) - 1, 1, 0, &none);
+  post_write(in_l2 ? timing_g.chip->lat.l2_read : memory_cycles(cache_g.mc));
+}
+
 static void access_line(uint64_t line, int write) {
-  if (lookup(&cache_g.l1, line, !write)) return;
-  int in_l2 = lookup(&cache_g.l2, line, !write);
+  uint64_t evicted_l1, evicted_l2;
+  if (lookup(&cache_g.l1, line, write, !write, &evicted_l1)) return;
+  int in_l2 = lookup(&cache_g.l2, line, write, !write, &evicted_l2);
+  struct timing_vclock *k = timing_g.clock;
+  if (write) k->l1_write_misses++;
+  else k->l1_read_misses++, k->l2_read_misses += !in_l2;
   double latency = in_l2 ? timing_g.chip->lat.l2_read : memory_cycles(cache_g.mc);
   if (write) post_write(latency);
   else wait_cycles(latency);
+  write_back_l2(evicted_l2);
+  write_back_l1(evicted_l1);
 }
 
 static double window_memory_cycles(uint64_t line) {
@@ -129,9 +161,14 @@ static double window_memory_cycles(uint64_t line) {
 }
 
 static void access_window_line(uint64_t line, int write) {
-  int hit = lookup(&cache_g.l1, line, !write);
+  uint64_t evicted;
+  int hit = lookup(&cache_g.l1, line, 0, !write, &evicted);
+  write_back_l1(evicted);
   if (!write) {
-    if (!hit) wait_cycles(window_memory_cycles(line));
+    if (!hit) {
+      timing_g.clock->l1_read_misses++, timing_g.clock->l2_read_misses++; /* level 1 only: memory next */
+      wait_cycles(window_memory_cycles(line));
+    }
     return;
   }
   if (cache_g.combining == line + 1) return;
@@ -164,5 +201,6 @@ void timing_cache_window_invalidate(void) {
   uint64_t lo = timing_cache_fast.window_lo >> timing_cache_fast.line_shift,
            hi = (timing_cache_fast.window_lo + timing_cache_fast.window_len) >> timing_cache_fast.line_shift;
   for (size_t i = 0; i < (size_t)c->sets * c->ways; i++)
-    if (c->tag[i] && c->tag[i] - 1 >= lo && c->tag[i] - 1 < hi) c->tag[i] = 0;
+    if (c->tag[i] && (c->tag[i] & ~TIMING_CACHE_DIRTY) - 1 >= lo && (c->tag[i] & ~TIMING_CACHE_DIRTY) - 1 < hi)
+      c->tag[i] = 0;
 }

@@ -57,8 +57,9 @@ void timing_cache_charge(void);
 /* What the memory hooks need to see a level-1 hit on a set's most recently
  * used line without a call (cache.c): such a hit changes nothing, except a
  * store to the SVM window, which goes to its write-combine buffer. */
+#define TIMING_CACHE_DIRTY (1ULL << 63) /* a tag's bit: the line was written since it came in */
 struct timing_cache_fast {
-  const uint64_t *l1; /* level 1's tags, set by set, most recently used first (line + 1) */
+  const uint64_t *l1; /* level 1's tags, set by set, most recently used first (line + 1, | dirty) */
   uint64_t set_mask;
   uint32_t ways;
   unsigned line_shift;
@@ -69,7 +70,8 @@ static inline int timing_cache_repeat(uintptr_t addr, size_t size, int write) {
   const struct timing_cache_fast *f = &timing_cache_fast;
   uint64_t line = addr >> f->line_shift;
   if ((addr + size - 1) >> f->line_shift != line || (write && addr - f->window_lo < f->window_len)) return 0;
-  return f->l1[(line & f->set_mask) * f->ways] == line + 1;
+  uint64_t tag = f->l1[(line & f->set_mask) * f->ways];
+  return write ? tag == ((line + 1) | TIMING_CACHE_DIRTY) : (tag & ~TIMING_CACHE_DIRTY) == line + 1;
 }
 
 /* Picoseconds per core cycle at the tile's current frequency. */

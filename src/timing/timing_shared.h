@@ -36,6 +36,10 @@ struct timing_vclock {
   uint64_t compute_ps, comm_ps, wait_ps; /* where it went */
   uint64_t end_ps;                       /* virtual time of RCCE_finalize (0: not reached) */
   uint64_t ddr_reads, ddr_writes;        /* shared-memory accesses of a counted program */
+  uint64_t l1_read_misses, l2_read_misses; /* counted builds: cached loads missing level 1 / both levels */
+  uint64_t l1_write_misses;              /* cached stores missing level 1 (posted to level 2 or memory) */
+  uint64_t write_backs;                  /* dirty lines either level gave up (written to the next) */
+  uint64_t cache_wait_ps;                /* of compute_ps: waiting for level 2, memory and posted writes */
   uint64_t clock_reads;                  /* RCCE_wtime / MPI_Wtime calls while the clock ran */
   uint64_t first_read_ps, last_read_ps;  /* the first and the last of them: the measured region */
   double dynamic_j;                      /* the core's dynamic energy */

@@ -126,6 +126,37 @@ def test_priced_writes_each_blocks_cycles_after_its_call():
     assert out == ASM
 
 
+def hooks_after_pricing(body: str) -> list[str]:
+    """The hook calls priced() leaves in one block of body (instructions, one per line)."""
+    asm = "\t.type\tf, @function\nf:\n\tcall\t__sanitizer_cov_trace_pc@PLT\n" + body + "\tret\n"
+    return re.findall(r"call\t(__(?:asan|openscc)_\w+)", "".join(asm_blocks.priced(asm.splitlines(keepends=True))))
+
+
+def test_a_read_modify_writes_load_hook_becomes_an_update():
+    # a[i]++: GCC checks the address once, before the load
+    assert hooks_after_pricing("\tmovq\t%rbx, %rdi\n\tcall\t__asan_load4_noabort@PLT\n\taddl\t$1, (%rbx)\n") == \
+        ["__openscc_update4"]
+    # a[i] += b[i] with the pointer stepped between the argument's set-up and the store
+    assert hooks_after_pricing("\tmovq\t%rbx, %rdi\n\taddq\t$8, %rbx\n\tcall\t__asan_load8_noabort@PLT\n"
+                               "\tmovsd\t-8(%rbx), %xmm0\n\taddsd\t(%rbp), %xmm0\n\tmovsd\t%xmm0, -8(%rbx)\n") == \
+        ["__openscc_update8"]
+    assert hooks_after_pricing("\tleaq\t16(%r12,%rax,8), %rdi\n\tcall\t__asan_load8_noabort@PLT\n"
+                               "\tmovsd\t%xmm1, 16(%r12,%rax,8)\n") == ["__openscc_update8"]
+
+
+def test_a_load_stays_a_load_unless_its_own_address_is_stored_to():
+    # another address
+    assert hooks_after_pricing("\tmovq\t%rbx, %rdi\n\tcall\t__asan_load4_noabort@PLT\n\tmovl\t%eax, 4(%rbx)\n") == \
+        ["__asan_load4_noabort"]
+    # the base register reloaded: the same text is another address
+    assert hooks_after_pricing("\tmovq\t%rbx, %rdi\n\tcall\t__asan_load4_noabort@PLT\n\tmovq\t(%rcx), %rbx\n"
+                               "\tmovl\t%eax, (%rbx)\n") == ["__asan_load4_noabort"]
+    # a store's own hook is not touched, nor is a load without a store
+    assert hooks_after_pricing("\tmovq\t%rbx, %rdi\n\tcall\t__asan_store4_noabort@PLT\n\tmovl\t%eax, (%rbx)\n"
+                               "\tmovq\t%rcx, %rdi\n\tcall\t__asan_load4_noabort@PLT\n\tmovl\t(%rcx), %eax\n") == \
+        ["__asan_store4_noabort", "__asan_load4_noabort"]
+
+
 # --- compiled programs ---------------------------------------------------------------------------
 
 def marked_calls(binary):

@@ -17,7 +17,8 @@ def walker(build, compile_program, scratch):
         pytest.skip("the AddressSanitizer build's counted programs have no memory hooks (docs/model.md)")
     prog = compile_program(build, "cache_walk", "--model-build")
 
-    def cycles(mode, size, passes, chip_text=None):
+    def cycles(mode, size, passes, chip_text=None, stats=False):
+        """Cycles per access of the timed passes; with stats also the UE's summary.json entry."""
         opts = []
         if chip_text:
             chip = scratch / "caches.chip"
@@ -27,7 +28,8 @@ def walker(build, compile_program, scratch):
         res = lib.rccerun(build, "-nue", "1", "--model", "scc", *opts, "--job-dir", str(job), "--replace-job-dir",
                           prog, mode, str(size), str(passes))
         assert res.rc == lib.RC_OK, res
-        return float(re.search(r"cycles (\S+)", res.out)[1])
+        got = float(re.search(r"cycles (\S+)", res.out)[1])
+        return (got, lib.check_summary(job / "summary.json")["ues"][0]) if stats else got
     return cycles
 
 
@@ -51,6 +53,22 @@ def test_stores_are_posted_one_at_a_time(walker):
     # the read pass before brought SMALL into level 1: its stores hit; MEDIUM's go to level 2, each
     # waiting for the one before, so a store costs about a level-2 access; LARGE's go to memory
     assert l1 < l2 <= l1 + L2_READ + 0.5 < memory
+
+
+def test_dirty_lines_are_written_back(walker):
+    lines, passes = MEDIUM // 32, 4
+    _, clean = walker("read", MEDIUM, passes, stats=True)
+    assert clean["write_backs"] == 0 and clean["l1_read_misses"] >= (passes + 1) * lines - SMALL // 32
+    _, hits = walker("update", SMALL, 40, stats=True)
+    assert hits["write_backs"] == 0  # the lines stay in level 1, dirty
+    # every load misses level 1 and the line it replaces is dirty (level 2 holds it: the store goes there)
+    _, dirty = walker("update", MEDIUM, passes, stats=True)
+    assert passes * lines - 8192 // 32 <= dirty["write_backs"] <= passes * lines
+    assert dirty["l1_read_misses"] == pytest.approx(clean["l1_read_misses"], abs=8)
+    assert dirty["l2_read_misses"] == pytest.approx(clean["l2_read_misses"], abs=8)
+    # level 2's dirty lines go to memory: one outstanding write, each a DDR3 access
+    _, far = walker("update", LARGE, 1, stats=True)
+    assert far["write_backs"] >= 2 * (LARGE // 32) - (256 << 10) // 32 - 8192 // 32
 
 
 def test_cache_geometry_must_be_whole_sets(build, scratch):

@@ -19,9 +19,11 @@ INCLUDE = lib.REPO / "include"
 # some (-DRC_POWER_MANAGEMENT): the API is what every combination declares.
 OPTIONS = ("-DGORY", "-DSINGLEBITFLAGS", "-DRC_POWER_MANAGEMENT")
 # What a counted build (`rccecc --model-build`, docs/model.md "Computation" and
-# "Memory") calls: GCC's trace-pc and outline kernel-address hooks.
+# "Memory") calls: GCC's trace-pc and outline kernel-address hooks, and the update hooks the block
+# pricing makes of read-modify-writes' load hooks.
 MODEL_BUILD_HOOKS = {"__sanitizer_cov_trace_pc", "__asan_handle_no_return"} | {
-    f"__asan_{op}{size}_noabort" for op in ("load", "store") for size in ("1", "2", "4", "8", "16", "N")}
+    f"__asan_{op}{size}_noabort" for op in ("load", "store") for size in ("1", "2", "4", "8", "16", "N")} | {
+    f"__openscc_update{size}" for size in ("1", "2", "4", "8", "16")}
 
 
 def header_text(flags: tuple[str, ...]) -> str:

@@ -5,6 +5,7 @@
  *   cache_walk read BYTES PASSES    loads one word of every 32-byte line of a
  *                                   BYTES array, PASSES times over
  *   cache_walk write BYTES PASSES   the same with stores
+ *   cache_walk update BYTES PASSES  the same with a load and a store
  *
  * Prints "cycles C": core cycles per access (virtual time x tile clock) of
  * the passes after a first one that brings the array in.
@@ -17,9 +18,13 @@
 
 static volatile unsigned sink;
 
-static void walk(unsigned *a, size_t words, int write) {
-  if (write)
+enum mode { READ, WRITE, UPDATE };
+
+static void walk(unsigned *a, size_t words, enum mode mode) {
+  if (mode == WRITE)
     for (size_t i = 0; i < words; i += 8) a[i] = (unsigned)i;
+  else if (mode == UPDATE)
+    for (size_t i = 0; i < words; i += 8) a[i]++;
   else {
     unsigned s = 0;
     for (size_t i = 0; i < words; i += 8) s += a[i];
@@ -29,18 +34,20 @@ static void walk(unsigned *a, size_t words, int write) {
 
 int RCCE_APP(int argc, char **argv) {
   RCCE_init(&argc, &argv);
-  int write = argc > 1 && !strcmp(argv[1], "write");
+  static const char *const names[] = {"read", "write", "update"};
+  enum mode mode = READ;
+  while (argc > 1 && mode <= UPDATE && strcmp(argv[1], names[mode])) mode++;
   long bytes = argc > 2 ? atol(argv[2]) : 0, passes = argc > 3 ? atol(argv[3]) : 0;
   unsigned *a = bytes >= 32 ? calloc((size_t)bytes, 1) : NULL;
-  if (argc < 4 || (!write && strcmp(argv[1], "read")) || !a || passes < 1) {
-    fprintf(stderr, "usage: cache_walk read|write BYTES PASSES (BYTES >= 32)\n");
+  if (argc < 4 || mode > UPDATE || !a || passes < 1) {
+    fprintf(stderr, "usage: cache_walk read|write|update BYTES PASSES (BYTES >= 32)\n");
     RCCE_finalize();
     return 2;
   }
   size_t words = (size_t)bytes / sizeof *a;
-  walk(a, words, 0);
+  walk(a, words, READ);
   double t0 = RCCE_wtime();
-  for (long p = 0; p < passes; p++) walk(a, words, write);
+  for (long p = 0; p < passes; p++) walk(a, words, mode);
   double t = RCCE_wtime() - t0;
   printf("cycles %.3f\n", t * 533e6 / (double)(passes * (long)(words / 8)));
   free(a);

@@ -6,17 +6,20 @@ its branch, or to the next label or call.  Blocks GCC made after instrumenting h
 are not counted, and their code is left out.  priced() writes each block's cycles right after its
 call, as the displacement of a 7-byte NOP (`nopl disp32(%rax)`: 0f 1f 80 + 4 bytes) that the
 runtime's __sanitizer_cov_trace_pc reads at its return address (src/timing/compute_count.c).
+It also calls the load hooks of read-modify-writes __openscc_updateN (hooked_stores.py).
 """
 from __future__ import annotations
 
 import re
 
+import hooked_stores
 import p54c_timing
 
 TRACE_CALL = re.compile(r"^\s*call\s+__sanitizer_cov_trace_pc(@PLT)?\s*$")
 # Calls the counted build adds beside the block counter (the memory hooks of
 # -fsanitize=kernel-address): not the program's work.
 HOOK_CALL = re.compile(r"^\s*call\s+__(asan|sanitizer)_\w+(@PLT)?\s*$")
+LOAD_HOOK = re.compile(r"__asan_load(\d+)_noabort")
 FUNCTION_TYPE = re.compile(r"^\s*\.type\s+([^,\s]+)\s*,\s*@function")
 LABEL = re.compile(r"^([^\s:#]+):\s*$")
 # GCC's jump targets; its other local labels (.LVL, .LBB, .LFB, ... for debug and unwind tables)
@@ -31,6 +34,12 @@ class Block:
         self.labels = labels          # the labels right before the block's counting call
         self.insns: list = []
         self.closed = False           # its branch was seen: what follows is not this block
+        self.loads = hooked_stores.LoadTracker()
+
+    def add(self, insn) -> None:
+        self.loads.step(insn)
+        self.insns.append(insn)
+        self.closed = insn.op.kind in ("branch", "ret")
 
     def cycles(self) -> int:
         last = self.insns[-1] if self.insns else None
@@ -74,27 +83,34 @@ def blocks_by_function(lines: list[str]) -> dict[str, list[Block]]:
             pending, labels = [], []
             continue
         if HOOK_CALL.match(line):
-            code = block.insns if block is not None and not block.closed else pending
-            if code and code[-1].dests == ("di",) and code[-1].mnemonic.startswith(("lea", "mov")):
-                code.pop()
+            open_block = block is not None and not block.closed
+            code = block.insns if open_block else pending
+            # the hook's argument: the last instruction writing %rdi (none between it and the call)
+            at = next((i for i in range(len(code) - 1, -1, -1) if "di" in code[i].dests), None)
+            if at is not None and code[at].dests == ("di",) and code[at].mnemonic.startswith(("lea", "mov")):
+                setup = code.pop(at)
+                if open_block and LOAD_HOOK.search(line):
+                    block.loads.hooked(index, hooked_stores.passed_address(setup), code[at:])
             continue
         insn = p54c_timing.parse(line)
         if insn is None:
             continue
         if block is not None and not block.closed:
-            block.insns.append(insn)
-            block.closed = insn.op.kind in ("branch", "ret")
+            block.add(insn)
         else:
             pending.append(insn)
     return out
 
 
 def priced(lines: list[str]) -> list[str]:
-    """The assembly with each counting call followed by its block's cycles."""
-    after = {b.call_line: b.cycles() for blocks in blocks_by_function(lines).values() for b in blocks}
+    """The assembly with each counting call followed by its block's cycles, and the load hooks of
+    read-modify-writes calling __openscc_updateN."""
+    blocks = [b for found in blocks_by_function(lines).values() for b in found]
+    after = {b.call_line: b.cycles() for b in blocks}
+    updates = set().union(*(b.loads.stored for b in blocks))
     out = []
     for index, line in enumerate(lines):
-        out.append(line)
+        out.append(LOAD_HOOK.sub(r"__openscc_update\1", line) if index in updates else line)
         if index in after:
             out.append(MARKER.format(after[index]))
     return out

@@ -122,7 +122,7 @@ for base, names in {"a": "rax eax ax al ah", "b": "rbx ebx bx bl bh", "c": "rcx 
                     "bp": "rbp ebp bp bpl", "sp": "rsp esp sp spl"}.items():
     for n in names.split():
         _REG_ALIASES[n] = base
-_REG = re.compile(r"%([a-z0-9]+)")
+REG = re.compile(r"%([a-z0-9]+)")
 
 
 def reg_name(r: str) -> str:
@@ -266,12 +266,12 @@ def parse(line: str) -> Insn | None:
     if op.kind in ("branch", "call"):
         target = operands[0] if operands else ""
         for o in operands:  # an indirect jump or call reads its register or memory
-            addr += [reg_name(r) for r in _REG.findall(o)]
+            addr += [reg_name(r) for r in REG.findall(o)]
             load = load or (o.startswith("*") and is_memory(o[1:]))
         return Insn(mnemonic, operands, op, repeat, tuple(data), tuple(addr), tuple(written), load, store, target)
     zeroing = base in _ZEROING and len(operands) == 2 and operands[0] == operands[1]
     for o, reads, writes in _roles(base, operands):
-        regs = [reg_name(r) for r in _REG.findall(o)]
+        regs = [reg_name(r) for r in REG.findall(o)]
         if is_memory(o):
             addr += regs
             load, store = load or reads, store or writes
