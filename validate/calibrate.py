@@ -10,11 +10,18 @@ kernel takes 160^3 x 43 cycles on an SCC core:
     with 1 cycle per basic block:
         time_compute_bb_cycles = 160^3 x 43 / basic blocks,
     the flat cost of blocks that carry no price of their own (docs/model.md "Computation").
+And the power model's constants (docs/model.md "Power model"): Share at 24 pairs in model mode
+gives the activity of its cores (their dynamic energy over their time at full activity); with it
+  - ref 4 "Share power": 46 more Share cores add 50.768 - 31.616 W at 0.8 V / 533 MHz, which
+    fixes power_core_dynamic;
+  - the rest of 31.616 W (one pair, idle cores) is the domains' static power and the uncore,
+    split so that 48 executing cores at 1.3 V / 800 MHz draw 125 W (ref 1 "chip power").
 Prints a chip file to use with rccerun --chip (docs/model.md "Calibration").
 """
 from __future__ import annotations
 
 import argparse
+import json
 import pathlib
 import re
 import statistics
@@ -25,6 +32,10 @@ import tempfile
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 P54C_CYCLES = 160 ** 3 * 43  # [PERFPOWER-2011] (docs/references.md): mat-mat body 43 cycles, unroll 1
 REF_MHZ = 533                 # the scc preset's time_compute_ref_mhz (tile clock at divider 3)
+SHARE_W = {2: 31.616, 48: 50.768}  # ref 4 "Share power" at 0.8 V, 533 MHz tile
+SHARE_VOLTS, TOP_W, TOP_VOLTS, TOP_MHZ, DOMAINS = 0.8, 125.0, 1.3, 800, 6  # ref 1 "chip power", "voltage"
+IDLE_ACTIVITY = 0           # the scc preset's power_idle_activity
+KNOWN_CORE_DYNAMIC = 0.001  # the fit's run measures activity against this
 
 
 def kernel_seconds(cmd: list[str]) -> float:
@@ -33,6 +44,34 @@ def kernel_seconds(cmd: list[str]) -> float:
     if p.returncode != 0 or not m:
         raise SystemExit(f"{' '.join(cmd)} failed:\n{p.stdout}{p.stderr}")
     return float(m[1])
+
+
+def power_fit(b: pathlib.Path) -> dict:
+    """power_core_dynamic, power_domain_static and power_uncore from Share's activity in the model
+    (the scc preset's activities of stalls and polls; idle cores at IDLE_ACTIVITY)."""
+    with tempfile.TemporaryDirectory() as d:
+        chip = pathlib.Path(d, "known.chip")
+        chip.write_text(f"base = scc\npower_core_dynamic = {KNOWN_CORE_DYNAMIC}\n")
+        p = subprocess.run([str(b / "bin" / "rccerun"), "-nue", "48", "--model", "scc", "--chip", str(chip),
+                            "--job-dir", d, str(b / "model-apps" / "share"), "20", "1024", "--pairs"],
+                           capture_output=True, text=True)
+        if p.returncode != 0:
+            raise SystemExit(f"share failed:\n{p.stderr}")
+        ues = json.loads(pathlib.Path(d, "summary.json").read_text())["ues"]
+    full = KNOWN_CORE_DYNAMIC * SHARE_VOLTS ** 2 * REF_MHZ  # one core at activity 1
+    share = statistics.fmean(u["dynamic_j"] / (full * u["seconds"]) for u in ues)
+    idle = IDLE_ACTIVITY
+    core_dynamic = (SHARE_W[48] - SHARE_W[2]) / 46 / (SHARE_VOLTS ** 2 * REF_MHZ * (share - idle))
+    core = lambda volts, mhz, a: core_dynamic * volts ** 2 * mhz * a  # noqa: E731
+    rest = SHARE_W[2] - 2 * core(SHARE_VOLTS, REF_MHZ, share) - 46 * core(SHARE_VOLTS, REF_MHZ, idle)
+    top_rest = TOP_W - 48 * core(TOP_VOLTS, TOP_MHZ, 1.0)
+    # rest = DOMAINS x static + uncore, top_rest = DOMAINS x static x TOP_VOLTS / SHARE_VOLTS + uncore
+    static = (top_rest - rest) / (DOMAINS * (TOP_VOLTS / SHARE_VOLTS - 1))
+    if static < 0:
+        raise SystemExit(f"Share's cores run at activity {share:.3f}: 48 executing cores at {TOP_VOLTS} V would "
+                         f"draw more than {TOP_W} W; raise power_stall_activity / power_poll_activity")
+    return {"share_activity": share, "power_core_dynamic": core_dynamic, "power_domain_static": static,
+            "power_uncore": rest - DOMAINS * static}
 
 
 def main() -> int:
@@ -57,9 +96,13 @@ def main() -> int:
     blocks = virtual * REF_MHZ * 1e6
     print(f"# make calibrate: [PERFPOWER-2011] mat-mat kernel, {P54C_CYCLES} P54C cycles")
     print(f"#   host: {host * 1e3:.3f} ms (median of {a.runs}); counted: {blocks:.0f} basic blocks")
+    power = power_fit(b)
+    print(f"#   Share at 24 pairs: activity {power.pop('share_activity'):.4f} of an executing core")
     print("base = scc")
     print(f"time_compute_slowdown = {slowdown:.1f}")
     print(f"time_compute_bb_cycles = {P54C_CYCLES / blocks:.2f}")
+    for key, value in power.items():
+        print(f"{key} = {value:.6g}")
     return 0
 
 

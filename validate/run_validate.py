@@ -146,6 +146,18 @@ def share_power_rows(r: Runner) -> list[Row]:
     return rows
 
 
+def benchmark_power_row(r: Runner) -> Row:
+    """[FURST-2011] Fig. 10 (no numbers in the text): at 24 pairs, 0 hops, Share (memory accesses,
+    low IPC) draws less power than Shift and Stencil (higher IPC).  Predicted from what the model's
+    cores do (executing, stalled, polling: docs/model.md "Power model"); only Share was fitted."""
+    apps = {"share": [20, 1024, "--pairs"], "shift": [2000, 128, "--pairs"], "stencil": [32, 100, 8, "--pairs"],
+            "pingpong": [65536, 20]}
+    watts = {app: r.measured(48, r.apps / app, args)["average_w"] for app, args in apps.items()}
+    return Row("Power at 24 pairs, 0 hops: Share below Shift and Stencil (W)", "[FURST-2011] Fig. 10",
+               "Share lowest", " / ".join(f"{a} {w:.2f}" for a, w in watts.items()), None, "Share < Shift, Stencil",
+               watts["share"] < min(watts["shift"], watts["stencil"]), detail={"watts": watts})
+
+
 def stencil_hops_row(r: Runner) -> Row:
     """[FURST-2011] Fig. 5: one pair of Stencil at 0, 1, 2, 3 and 8 hops.
 
@@ -523,7 +535,7 @@ def main() -> int:
     ap.add_argument("--out", default=str(ROOT / "validate" / "results"), help="where the results go")
     a = ap.parse_args()
     r = Runner(pathlib.Path(a.build))
-    rows = mpb_rows(r) + ddr_rows(r) + pingpong_rows(r) + share_power_rows(r) + [stencil_hops_row(r)] + \
+    rows = mpb_rows(r) + ddr_rows(r) + pingpong_rows(r) + share_power_rows(r) + [benchmark_power_row(r), stencil_hops_row(r)] + \
         contention_rows(r) + divider_rows(r) + svm_rows(r) + mailbox_rows(r) + laplace_rows(r) + application_rows(r) + \
         sccmpich_rows(r) + rckmpi_channel_rows(r)
     table = markdown(rows)

@@ -69,10 +69,14 @@ struct chip_timing {
 };
 
 /* The power model (docs/model.md): per core C V^2 f x activity, per voltage
- * domain a static part proportional to V, plus a constant uncore part. */
+ * domain a static part proportional to V, plus a constant uncore part.
+ * Activity 1 is a core executing; a core running a UE may also be stalled
+ * (waiting on its caches, memory or an MPB line) or polling flags. */
 struct chip_power {
-  double core_dynamic;  /* W per V^2 per MHz of one core at full activity */
-  double idle_activity; /* activity of a core that waits or runs no UE */
+  double core_dynamic;   /* W per V^2 per MHz of one core at full activity */
+  double idle_activity;  /* activity of a core that runs no UE */
+  double stall_activity; /* activity of a core waiting on memory, its caches or the MPB */
+  double poll_activity;  /* activity of a core polling flags (RCCE's and the channels' waits) */
   double domain_static; /* W of one voltage domain at static_ref_volts */
   double static_ref_volts;
   double uncore; /* W: mesh, memory controllers and I/O at their fixed clocks */
@@ -164,7 +168,7 @@ int chip_xy_route(const struct chip_desc *c, int from_x, int from_y, int to_x, i
 int chip_shared_mc(const struct chip_desc *c, unsigned long long offset);
 
 /* Power model (chip_power.c). */
-/* One core's power in W at volts and tile_mhz with the given activity (0..1). */
+/* One core's dynamic power in W at volts and tile_mhz with the given activity (0..1). */
 double chip_core_power(const struct chip_desc *c, double volts, int tile_mhz, double activity);
 /* One voltage domain's static power in W at volts. */
 double chip_domain_static_power(const struct chip_desc *c, double volts);

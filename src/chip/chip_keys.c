@@ -73,6 +73,8 @@ static const struct chip_key keys[] = {
     TIME_KEY(svm_reserve_page_cycles, CHIP_KEY_DOUBLE, OPERATION, "core cycles"),
     POWER_KEY(core_dynamic, 0, 0.1, "W / (V^2 MHz)"),
     POWER_KEY(idle_activity, 0, 1, "activity"),
+    POWER_KEY(stall_activity, 0, 1, "activity"),
+    POWER_KEY(poll_activity, 0, 1, "activity"),
     POWER_KEY(domain_static, 0, 10000, "W"),
     POWER_KEY(static_ref_volts, 0.1, 5, "V"),
     POWER_KEY(uncore, 0, 10000, "W"),

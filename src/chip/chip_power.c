@@ -5,8 +5,7 @@
 #include "chip.h"
 
 double chip_core_power(const struct chip_desc *c, double volts, int tile_mhz, double activity) {
-  double a = c->power.idle_activity + (1.0 - c->power.idle_activity) * activity;
-  return c->power.core_dynamic * volts * volts * tile_mhz * a;
+  return c->power.core_dynamic * volts * volts * tile_mhz * activity;
 }
 
 double chip_domain_static_power(const struct chip_desc *c, double volts) {

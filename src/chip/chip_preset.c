@@ -67,17 +67,21 @@ static void scc_preset(struct chip_desc *c) {
   c->time.svm_fault_cycles = 1181;       /* D: "mapping of a page frame", lazy release: 2.418 us */
   c->time.svm_frame_cycles = 58574;      /* D: "physical allocation of a page frame" 112.3 us, less the fault */
   c->time.svm_reserve_page_cycles = 385; /* D: "allocation of 4 MByte" 741 us over 1024 pages, less two barriers */
-  /* Power model: ref 4 "Share power" (1 pair 31.616 W, 24 pairs 50.768 W at
-   * 0.8 V, 533 MHz) gives 19.152 W / 46 cores = 0.41635 W per running core,
-   * so core_dynamic = 0.41635 / (0.8^2 x 533) (the tile clock is 1600 / 3
-   * rounded down, as chip_tile_mhz gives it); the remaining 30.783 W at
-   * 0.8 V is split so that 48 running cores at 1.3 V / 800 MHz draw 125 W
-   * (ref 1 "chip power", top of the range).  docs/model.md shows the fit. */
-  c->power.core_dynamic = 0.00122054;
-  c->power.idle_activity = 0;       /* U: cores without a UE are assumed clock-gated (halted) */
-  c->power.domain_static = 4.00232; /* D: 6 domains share 24.014 W at 0.8 V */
+  /* Power model (docs/model.md "Power model"): a running core's activity is 1
+   * while it executes, stall_activity while it waits on its caches, memory or
+   * an MPB line, poll_activity while it polls flags.  The three power
+   * constants are fitted by make calibrate: ref 4 "Share power" (1 pair
+   * 31.616 W, 24 pairs 50.768 W at 0.8 V, 533 MHz) over Share's activity in
+   * the model (0.8608: its cores mostly poll and wait on DDR3) gives
+   * core_dynamic; the rest of 31.616 W is split so that 48 executing cores at
+   * 1.3 V / 800 MHz draw 125 W (ref 1 "chip power", top of the range). */
+  c->power.core_dynamic = 0.00141793; /* D: make calibrate */
+  c->power.idle_activity = 0;         /* U: cores without a UE are taken to halt in Linux's idle loop */
+  c->power.stall_activity = 0.8;      /* U: clock and latches run; at least ~0.8 for the fit to exist */
+  c->power.poll_activity = 0.9;       /* U: a poll loop executes between the flag's line reads */
+  c->power.domain_static = 0.586329;  /* D: make calibrate */
   c->power.static_ref_volts = 0.8;
-  c->power.uncore = 6.7694; /* D: the rest of 30.783 W */
+  c->power.uncore = 27.2653; /* D: make calibrate */
 }
 
 /* "WxH[xC][:MPB]": the SCC's rules on another mesh.  Memory controllers sit

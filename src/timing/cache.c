@@ -99,7 +99,7 @@ static void charge_stall(void) {
   cache_g.charged = cache_g.stall;
   uint64_t ps = (uint64_t)(due * timing_ps_per_cycle() + 0.5);
   timing_g.clock->cache_wait_ps += ps;
-  timing_advance(ps, TIMING_COMPUTE);
+  timing_advance(ps, TIMING_COMPUTE, TIMING_STALLED);
 }
 
 void timing_cache_charge(void) {

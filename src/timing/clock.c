@@ -18,6 +18,12 @@ static uint64_t host_ns(void) {
   return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
+/* A core's activity doing a (docs/model.md "Power model"). */
+static double activity_factor(enum timing_activity a) {
+  const struct chip_power *p = &timing_g.chip->power;
+  return a == TIMING_EXECUTING ? 1.0 : a == TIMING_STALLED ? p->stall_activity : p->poll_activity;
+}
+
 /* Refresh the cached clock and power when DVFS has changed the registers. */
 static void refresh_state(void) {
   const struct hw_config *cfg = hw_config(timing_g.job);
@@ -28,8 +34,9 @@ static void refresh_state(void) {
   timing_g.cached_divider = div;
   timing_g.cached_vlevel = vl;
   timing_g.ps_per_cycle = 1e6 / mhz;
-  /* A running core is active while it waits too: RCCE waits poll the MPB. */
-  timing_g.busy_watts = chip_core_power(timing_g.chip, timing_g.chip->vlevel[vl].volts, mhz, 1.0);
+  /* A running core executes, stalls or polls. */
+  for (int a = 0; a < TIMING_ACTIVITIES; a++)
+    timing_g.watts[a] = chip_core_power(timing_g.chip, timing_g.chip->vlevel[vl].volts, mhz, activity_factor(a));
 }
 
 int timing_tile_mhz(void) {
@@ -97,6 +104,7 @@ int timing_init(struct hw_job *job, int ue) {
   timing_g.left_cycles = timing_bb_cycles;
   timing_g.left_unpriced = timing_bb_unpriced;
   timing_g.probe_ns = timing_g.counted ? 0 : probe_overhead_ns();
+  timing_g.clock->activity = 1.0;
   timing_g.clock->running = 1;
   timing_shared_lo = (uintptr_t)(job->base + job->hdr->shared_off);
   timing_shared_len = job->hdr->shared_bytes;
@@ -137,7 +145,7 @@ static void trace_energy(struct timing_vclock *c, uint64_t t0, uint64_t t1, doub
   }
 }
 
-void timing_advance(uint64_t ps, enum timing_kind kind) {
+void timing_advance(uint64_t ps, enum timing_kind kind, enum timing_activity activity) {
   struct timing_vclock *c = timing_g.clock;
   uint64_t t0 = c->now_ps;
   c->now_ps += ps;
@@ -145,7 +153,8 @@ void timing_advance(uint64_t ps, enum timing_kind kind) {
   else if (kind == TIMING_COMM) c->comm_ps += ps;
   else c->wait_ps += ps;
   refresh_state();
-  double e = timing_g.busy_watts * (double)ps * 1e-12;
+  c->activity = activity_factor(activity);
+  double e = timing_g.watts[activity] * (double)ps * 1e-12;
   c->dynamic_j += e;
   trace_energy(c, t0, c->now_ps, e);
 }
@@ -156,7 +165,7 @@ void timing_advance(uint64_t ps, enum timing_kind kind) {
 static void charge_counted(void) {
   double cycles = (double)(timing_bb_cycles - timing_g.left_cycles) +
                   (double)(timing_bb_unpriced - timing_g.left_unpriced) * timing_g.chip->time.compute_bb_cycles;
-  timing_advance((uint64_t)(cycles * timing_ps_per_cycle() + 0.5), TIMING_COMPUTE);
+  timing_advance((uint64_t)(cycles * timing_ps_per_cycle() + 0.5), TIMING_COMPUTE, TIMING_EXECUTING);
   timing_cache_charge();
 }
 
@@ -180,7 +189,7 @@ void timing_enter(void) {
   /* compute_slowdown is the P54C's time at compute_ref_mhz over the host's;
    * at another tile clock computation takes proportionally longer. */
   double ps = (double)ns * 1000.0 * t->compute_slowdown * t->compute_ref_mhz / timing_tile_mhz();
-  timing_advance((uint64_t)(ps + 0.5), TIMING_COMPUTE);
+  timing_advance((uint64_t)(ps + 0.5), TIMING_COMPUTE, TIMING_EXECUTING);
 }
 
 void timing_leave(void) {

@@ -37,7 +37,7 @@ static double idle_core_w(const struct hw_job *j, int core, uint64_t t) {
   const struct chip_desc *c = &j->hdr->chip;
   int tile = chip_tile_of_core(c, core), d = chip_voltage_domain(c, core);
   int mhz = chip_tile_mhz(c, __atomic_load_n(&hw_config(j)->tile_divider[tile], __ATOMIC_RELAXED));
-  return chip_core_power(c, level_volts(c, vlevel_at(j, d, t)), mhz, 0.0);
+  return chip_core_power(c, level_volts(c, vlevel_at(j, d, t)), mhz, c->power.idle_activity);
 }
 
 /* Dynamic energy UE clock k spent in [t0, t1), from its power trace: a
@@ -139,14 +139,17 @@ double timing_power_now(const struct hw_job *j) {
   for (int d = 0; d < chip_num_voltage_domains(c); d++)
     w +=
         chip_domain_static_power(c, level_volts(c, __atomic_load_n(&hw_config(j)->domain_vlevel[d], __ATOMIC_RELAXED)));
-  unsigned char running[CHIP_MAX_CORES] = {0};
-  for (uint32_t u = 0; u < j->hdr->nue; u++)
-    if (__atomic_load_n(&timing_clock_of(j, (int)u)->running, __ATOMIC_RELAXED)) running[hw_ue(j, u)->core] = 1;
+  double activity[CHIP_MAX_CORES];
+  for (int core = 0; core < chip_num_cores(c); core++) activity[core] = c->power.idle_activity;
+  for (uint32_t u = 0; u < j->hdr->nue; u++) {
+    const struct timing_vclock *k = timing_clock_of(j, (int)u);
+    if (__atomic_load_n(&k->running, __ATOMIC_RELAXED)) activity[hw_ue(j, u)->core] = k->activity;
+  }
   for (int core = 0; core < chip_num_cores(c); core++) {
     int tile = chip_tile_of_core(c, core), d = chip_voltage_domain(c, core);
     int mhz = chip_tile_mhz(c, __atomic_load_n(&hw_config(j)->tile_divider[tile], __ATOMIC_RELAXED));
     double v = level_volts(c, __atomic_load_n(&hw_config(j)->domain_vlevel[d], __ATOMIC_RELAXED));
-    w += chip_core_power(c, v, mhz, running[core] ? 1.0 : 0.0);
+    w += chip_core_power(c, v, mhz, activity[core]);
   }
   return w;
 }

@@ -27,7 +27,7 @@ void timing_ddr_word(uint64_t off, int write) {
   if (!write && timing_g.reads_in_flight++ % c->lat.ddr_outstanding_reads != 0) cycles = 0;
   if (write) timing_g.reads_in_flight = 0;
   double ps = cycles * timing_ps_per_cycle() + timing_mc_queue_ps(mc, 1);
-  timing_advance((uint64_t)(ps + 0.5), TIMING_COMM);
+  timing_advance((uint64_t)(ps + 0.5), TIMING_COMM, TIMING_STALLED);
   if (write) timing_g.clock->ddr_writes++;
   else timing_g.clock->ddr_reads++;
 }

@@ -34,17 +34,19 @@ static const double *line_cycles(int write) {
   return write ? lines.write : lines.read;
 }
 
-/* n line accesses to owner's MPB: latency per line plus queueing on the way. */
+/* n line accesses to owner's MPB: latency per line plus queueing on the
+ * way, and other waits of extra_cycles; the core is stalled meanwhile. */
 static void charge_lines(int owner, double n, double cycles_per_line, double extra_cycles) {
   double ps = (n * cycles_per_line + extra_cycles) * timing_ps_per_cycle() + timing_mpb_queue_ps(owner, n);
-  timing_advance((uint64_t)(ps + 0.5), TIMING_COMM);
+  timing_advance((uint64_t)(ps + 0.5), TIMING_COMM, TIMING_STALLED);
 }
 
 void timing_flag_write(const volatile void *word, int slot, uint32_t value) {
   if (!timing_enabled) return;
   uint64_t line;
   int owner = mpb_owner(word, &line);
-  charge_lines(owner, 1, line_cycles(1)[owner], timing_g.chip->time.sw_step_cycles);
+  timing_charge(timing_g.chip->time.sw_step_cycles);
+  charge_lines(owner, 1, line_cycles(1)[owner], 0);
   __atomic_store_n(timing_stamp(owner, line, (uint64_t)slot), timing_stamp_pack(timing_g.clock->now_ps, value),
                    __ATOMIC_RELEASE);
 }
@@ -57,7 +59,8 @@ void timing_flag_seen(const volatile void *word, int slot, uint32_t value) {
   /* A stamp with another value's tag belongs to a newer write whose value
    * is not visible yet: the value seen is older, and already accounted. */
   if ((s & 0xffu) == (value & 0xffu)) timing_wait_until(s >> TIMING_STAMP_TAG_BITS);
-  charge_lines(owner, 1, line_cycles(0)[owner], timing_g.chip->time.sw_step_cycles);
+  timing_charge(timing_g.chip->time.sw_step_cycles);
+  charge_lines(owner, 1, line_cycles(0)[owner], 0);
 }
 
 uint64_t timing_flag_stamp(const volatile void *word, int slot, uint32_t value) {
@@ -88,10 +91,11 @@ void timing_bulk_transfer(int sender_core, int buffer_core, size_t size, size_t 
   /* per line: the sender's write into the buffer, the receiver's read from it */
   double per_line = chip_mpb_write_line_cycles(c, sender_core, buffer_core, mhz) + read[buffer_core];
   /* per chunk handshake: flag and acknowledgement, each written remotely and read locally */
-  double handshake = 4 * c->time.sw_step_cycles + chip_mpb_write_line_cycles(c, sender_core, me, mhz) +
-                     chip_mpb_write_line_cycles(c, me, sender_core, mhz) + 2 * c->lat.mpb_read_local;
-  double extra = chunks > (size_t)handshakes ? (double)(chunks - (size_t)handshakes) * handshake : 0;
-  charge_lines(buffer_core, (double)lines, per_line, extra);
+  double handshake_lines = chip_mpb_write_line_cycles(c, sender_core, me, mhz) +
+                           chip_mpb_write_line_cycles(c, me, sender_core, mhz) + 2 * c->lat.mpb_read_local;
+  double handshakes_left = chunks > (size_t)handshakes ? (double)(chunks - (size_t)handshakes) : 0;
+  timing_charge(handshakes_left * 4 * c->time.sw_step_cycles);
+  charge_lines(buffer_core, (double)lines, per_line, handshakes_left * handshake_lines);
 }
 
 /* --- barriers: the latest arrival of generation g, in slot g % 2 ----------
@@ -113,7 +117,8 @@ void timing_barrier_arrive(const volatile void *line, uint32_t gen) {
   if (!timing_enabled) return;
   int owner = mpb_owner(line, NULL);
   /* Counting in is an atomic update of the counter line: a read and a write. */
-  timing_charge(timing_g.chip->time.sw_step_cycles + line_cycles(0)[owner] + line_cycles(1)[owner]);
+  timing_charge(timing_g.chip->time.sw_step_cycles);
+  timing_charge_stall(line_cycles(0)[owner] + line_cycles(1)[owner]);
   stamp_max(barrier_slot(line, gen), timing_g.clock->now_ps);
 }
 
@@ -121,13 +126,13 @@ void timing_barrier_leave(const volatile void *line, uint32_t gen) {
   if (!timing_enabled) return;
   timing_wait_until(__atomic_load_n(barrier_slot(line, gen), __ATOMIC_ACQUIRE));
   /* ... and sees the new generation with one read of the counter line. */
-  timing_charge(line_cycles(0)[mpb_owner(line, NULL)]);
+  timing_charge_stall(line_cycles(0)[mpb_owner(line, NULL)]);
 }
 
 /* --- test-and-set registers ------------------------------------------------ */
 
 void timing_tas_access(int core) {
-  if (timing_enabled) timing_charge(line_cycles(0)[core]);
+  if (timing_enabled) timing_charge_stall(line_cycles(0)[core]);
 }
 
 void timing_tas_acquired(int core) {

@@ -6,6 +6,8 @@
 #include "timing_shared.h"
 
 enum timing_kind { TIMING_COMPUTE, TIMING_COMM, TIMING_WAIT };
+/* What the core does meanwhile, for its power (docs/model.md "Power model"). */
+enum timing_activity { TIMING_EXECUTING, TIMING_STALLED, TIMING_POLLING, TIMING_ACTIVITIES };
 
 struct timing_state {
   struct hw_job *job;
@@ -30,7 +32,8 @@ struct timing_state {
   /* The tile clock and the core's busy power, for the divider and voltage
    * level they were computed at (both change only through DVFS). */
   int cached_divider, cached_vlevel;
-  double ps_per_cycle, busy_watts;
+  double ps_per_cycle;
+  double watts[TIMING_ACTIVITIES]; /* the core's dynamic power doing each */
 };
 
 extern struct timing_state timing_g;
@@ -79,14 +82,18 @@ double timing_ps_per_cycle(void);
 /* The UE's tile clock now, in MHz. */
 int timing_tile_mhz(void);
 /* Move the clock forward by ps of the given kind (energy included). */
-void timing_advance(uint64_t ps, enum timing_kind kind);
-/* Charge core cycles of communication work. */
+void timing_advance(uint64_t ps, enum timing_kind kind, enum timing_activity activity);
+/* Charge core cycles of communication work (the runtime's code). */
 static inline void timing_charge(double cycles) {
-  timing_advance((uint64_t)(cycles * timing_ps_per_cycle() + 0.5), TIMING_COMM);
+  timing_advance((uint64_t)(cycles * timing_ps_per_cycle() + 0.5), TIMING_COMM, TIMING_EXECUTING);
+}
+/* Charge core cycles of communication the core waits for (an MPB line, a register). */
+static inline void timing_charge_stall(double cycles) {
+  timing_advance((uint64_t)(cycles * timing_ps_per_cycle() + 0.5), TIMING_COMM, TIMING_STALLED);
 }
 /* Wait until virtual time t (no-op when the clock is already there). */
 static inline void timing_wait_until(uint64_t t) {
-  if (t > timing_g.clock->now_ps) timing_advance(t - timing_g.clock->now_ps, TIMING_WAIT);
+  if (t > timing_g.clock->now_ps) timing_advance(t - timing_g.clock->now_ps, TIMING_WAIT, TIMING_POLLING);
 }
 
 /* Contention (contention.c): set up, withdraw at the end, and the expected

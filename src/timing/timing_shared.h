@@ -43,6 +43,7 @@ struct timing_vclock {
   uint64_t clock_reads;                  /* RCCE_wtime / MPI_Wtime calls while the clock ran */
   uint64_t first_read_ps, last_read_ps;  /* the first and the last of them: the measured region */
   double dynamic_j;                      /* the core's dynamic energy */
+  double activity;                       /* the core's activity since its last step (the power sensor's) */
   int32_t bucket_shift;                  /* power trace bucket = TIMING_POWER_BUCKET_PS << shift */
   int32_t running;                       /* 1 between RCCE_init and RCCE_finalize */
   int32_t counted;                       /* computation counted (rccecc --model-build), not host time */

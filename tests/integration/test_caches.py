@@ -13,8 +13,7 @@ LARGE = 4 << 20       # fits neither
 
 @pytest.fixture
 def walker(build, compile_program, scratch):
-    if build.asan:
-        pytest.skip("the AddressSanitizer build's counted programs have no memory hooks (docs/model.md)")
+    lib.skip_without_memory_hooks(build)
     prog = compile_program(build, "cache_walk", "--model-build")
 
     def cycles(mode, size, passes, chip_text=None, stats=False):
