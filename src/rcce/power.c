@@ -42,8 +42,8 @@ static int request_pending(void) { return __atomic_load_n(&config()->domain_pend
  * whether or not a UE runs on it (RCCE writes the divider of each of the
  * domain's four tiles). */
 static void set_domain_dividers(int divider) {
-  timing_frequency_change();
   int d = my_domain();
+  timing_frequency_change(d, divider);
   for (int tile = 0; tile < chip_num_tiles(chip()); tile++)
     if (chip_voltage_domain(chip(), tile * chip()->cores_per_tile) == d)
       __atomic_store_n(&config()->tile_divider[tile], divider, __ATOMIC_RELEASE);

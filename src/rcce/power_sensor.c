@@ -7,5 +7,5 @@
 double scc_power_read(void) {
   TIMING_SCOPE();
   if (!rcce_g.initialized || !timing_enabled) return -1.0;
-  return timing_power_now(&rcce_g.job);
+  return timing_power_at(&rcce_g.job, timing_now());
 }

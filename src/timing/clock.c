@@ -24,11 +24,29 @@ static double activity_factor(enum timing_activity a) {
   return a == TIMING_EXECUTING ? 1.0 : a == TIMING_STALLED ? p->stall_activity : p->poll_activity;
 }
 
-/* Refresh the cached clock and power when DVFS has changed the registers. */
+/* The tile's divider and the domain's voltage level at the UE's clock: the
+ * domain master's changes count from their time in its clock on (docs/model.md
+ * "DVFS"), so the other cores of the domain switch when their own clocks get
+ * there.  A full log leaves the configuration registers (host order). */
+static void dvfs_state(int *div, int *vl) {
+  const struct timing_vlog *log = &timing_g.vlogs[timing_g.domain];
+  if (__atomic_load_n(&log->full, __ATOMIC_RELAXED)) {
+    const struct hw_config *cfg = hw_config(timing_g.job);
+    *div = __atomic_load_n(&cfg->tile_divider[timing_g.tile], __ATOMIC_RELAXED);
+    *vl = __atomic_load_n(&cfg->domain_vlevel[timing_g.domain], __ATOMIC_RELAXED);
+    return;
+  }
+  int n = __atomic_load_n(&log->n, __ATOMIC_ACQUIRE);
+  for (int i = timing_g.dvfs_applied; i < n && log->e[i].t_ps <= timing_g.clock->now_ps; i = ++timing_g.dvfs_applied)
+    timing_g.dvfs_divider = log->e[i].divider, timing_g.dvfs_vlevel = log->e[i].vlevel;
+  *div = timing_g.dvfs_divider;
+  *vl = timing_g.dvfs_vlevel;
+}
+
+/* Refresh the cached clock and power when DVFS has changed the state. */
 static void refresh_state(void) {
-  const struct hw_config *cfg = hw_config(timing_g.job);
-  int div = __atomic_load_n(&cfg->tile_divider[timing_g.tile], __ATOMIC_RELAXED);
-  int vl = __atomic_load_n(&cfg->domain_vlevel[timing_g.domain], __ATOMIC_RELAXED);
+  int div, vl;
+  dvfs_state(&div, &vl);
   if (div == timing_g.cached_divider && vl == timing_g.cached_vlevel) return;
   int mhz = chip_tile_mhz(timing_g.chip, div);
   timing_g.cached_divider = div;
@@ -98,6 +116,9 @@ int timing_init(struct hw_job *job, int ue) {
   timing_g.depth = 0;
   timing_g.poll_empty = 0;
   timing_g.cached_divider = timing_g.cached_vlevel = -1;
+  timing_g.dvfs_divider = job->hdr->set.initial_divider;
+  timing_g.dvfs_vlevel = job->hdr->initial_vlevel;
+  timing_g.dvfs_applied = 0;
   /* An instrumented program has entered basic blocks before RCCE_init. */
   timing_g.counted = timing_bb_count > 0;
   timing_g.clock->counted = timing_g.counted;
@@ -219,8 +240,34 @@ double timing_wtime(void) {
   return (double)c->now_ps * 1e-12;
 }
 
-void timing_frequency_change(void) {
-  if (timing_enabled) timing_charge(timing_g.chip->time.dvfs_frequency_cycles);
+/* The domain's master appends a state (the log's only writer): the entry
+ * first, then the count that makes it visible. */
+static void log_dvfs(int domain, uint64_t t, int vlevel, int divider) {
+  struct timing_vlog *log = &timing_g.vlogs[domain];
+  int n = __atomic_load_n(&log->n, __ATOMIC_RELAXED);
+  if (n >= TIMING_VLOG_ENTRIES) {
+    __atomic_store_n(&log->full, 1, __ATOMIC_RELEASE);
+    return;
+  }
+  log->e[n].t_ps = t;
+  log->e[n].vlevel = vlevel;
+  log->e[n].divider = divider;
+  __atomic_store_n(&log->n, n + 1, __ATOMIC_RELEASE);
+}
+
+/* Domain d's state at t, as logged. */
+static void logged_state(int domain, uint64_t t, int *vlevel, int *divider) {
+  *vlevel = timing_g.job->hdr->initial_vlevel;
+  *divider = timing_g.job->hdr->set.initial_divider;
+  timing_vlog_state(&timing_g.vlogs[domain], t, vlevel, divider);
+}
+
+void timing_frequency_change(int domain, int divider) {
+  if (!timing_enabled) return;
+  timing_charge(timing_g.chip->time.dvfs_frequency_cycles);
+  int vlevel, old;
+  logged_state(domain, timing_g.clock->now_ps, &vlevel, &old);
+  log_dvfs(domain, timing_g.clock->now_ps, vlevel, divider);
 }
 
 uint64_t timing_voltage_request(void) { return timing_enabled ? timing_g.clock->now_ps : 0; }
@@ -229,10 +276,7 @@ void timing_voltage_wait(uint64_t requested_ps, int domain, int vlevel) {
   if (!timing_enabled) return;
   uint64_t done = requested_ps + (uint64_t)(timing_g.chip->time.dvfs_voltage_cycles * timing_ps_per_cycle());
   timing_wait_until(done);
-  struct timing_vlog *log = &timing_g.vlogs[domain];
-  int i = __atomic_fetch_add(&log->n, 1, __ATOMIC_ACQ_REL);
-  if (i < TIMING_VLOG_ENTRIES) {
-    log->e[i].t_ps = done;
-    log->e[i].vlevel = vlevel;
-  }
+  int old, divider;
+  logged_state(domain, done, &old, &divider);
+  log_dvfs(domain, done, vlevel, divider);
 }

@@ -8,13 +8,34 @@
 
 static double level_volts(const struct chip_desc *c, int vl) { return c->vlevel[vl].volts; }
 
-/* Domain d's voltage level at virtual time t (its log is in time order:
- * only the domain's master changes it). */
-static int vlevel_at(const struct hw_job *j, int d, uint64_t t) {
+/* Core's voltage and tile clock at virtual time t: its domain's log (in
+ * time order: only the domain's master changes it), or the configuration
+ * registers once the log is full. */
+static void core_state_at(const struct hw_job *j, int core, uint64_t t, double *volts, int *mhz) {
+  const struct chip_desc *c = &j->hdr->chip;
+  int d = chip_voltage_domain(c, core), vl = j->hdr->initial_vlevel, div = j->hdr->set.initial_divider;
   const struct timing_vlog *log = timing_vlog_of(j, d);
-  int n = __atomic_load_n(&log->n, __ATOMIC_ACQUIRE), vl = j->hdr->initial_vlevel;
-  for (int i = 0; i < n && i < TIMING_VLOG_ENTRIES && log->e[i].t_ps <= t; i++) vl = log->e[i].vlevel;
-  return vl;
+  if (__atomic_load_n(&log->full, __ATOMIC_ACQUIRE)) {
+    vl = __atomic_load_n(&hw_config(j)->domain_vlevel[d], __ATOMIC_RELAXED);
+    div = __atomic_load_n(&hw_config(j)->tile_divider[chip_tile_of_core(c, core)], __ATOMIC_RELAXED);
+  } else {
+    timing_vlog_state(log, t, &vl, &div);
+  }
+  *volts = level_volts(c, vl);
+  *mhz = chip_tile_mhz(c, div);
+}
+
+/* Domain d's static power at t. */
+static double domain_static_w(const struct hw_job *j, int d, uint64_t t) {
+  const struct chip_desc *c = &j->hdr->chip;
+  for (int core = 0; core < chip_num_cores(c); core++)
+    if (chip_voltage_domain(c, core) == d) {
+      double volts;
+      int mhz;
+      core_state_at(j, core, t, &volts, &mhz);
+      return chip_domain_static_power(c, volts);
+    }
+  return 0;
 }
 
 /* Static energy of domain d over [0, t). */
@@ -32,12 +53,17 @@ static double domain_static_j(const struct hw_job *j, int d, uint64_t t) {
   return e + chip_domain_static_power(c, level_volts(c, vl)) * (double)(t - from) * 1e-12;
 }
 
-/* Power of core `core` while idle, at its domain's final state. */
+/* Power of core `core` at t at the given activity. */
+static double core_w(const struct hw_job *j, int core, uint64_t t, double activity) {
+  double volts;
+  int mhz;
+  core_state_at(j, core, t, &volts, &mhz);
+  return chip_core_power(&j->hdr->chip, volts, mhz, activity);
+}
+
+/* Power of core `core` while idle, at its state at t. */
 static double idle_core_w(const struct hw_job *j, int core, uint64_t t) {
-  const struct chip_desc *c = &j->hdr->chip;
-  int tile = chip_tile_of_core(c, core), d = chip_voltage_domain(c, core);
-  int mhz = chip_tile_mhz(c, __atomic_load_n(&hw_config(j)->tile_divider[tile], __ATOMIC_RELAXED));
-  return chip_core_power(c, level_volts(c, vlevel_at(j, d, t)), mhz, c->power.idle_activity);
+  return core_w(j, core, t, j->hdr->chip.power.idle_activity);
 }
 
 /* Dynamic energy UE clock k spent in [t0, t1), from its power trace: a
@@ -116,8 +142,7 @@ int timing_power_trace(const struct hw_job *j, double *watts, int max, double *b
   for (int b = 0; b < n; b++) {
     uint64_t mid = (uint64_t)b * width + width / 2;
     double w = c->power.uncore;
-    for (int d = 0; d < chip_num_voltage_domains(c); d++)
-      w += chip_domain_static_power(c, level_volts(c, vlevel_at(j, d, mid)));
+    for (int d = 0; d < chip_num_voltage_domains(c); d++) w += domain_static_w(j, d, mid);
     unsigned char busy[CHIP_MAX_CORES] = {0};
     for (uint32_t u = 0; u < j->hdr->nue; u++) {
       const struct timing_vclock *k = timing_clock_of(j, (int)u);
@@ -133,23 +158,16 @@ int timing_power_trace(const struct hw_job *j, double *watts, int max, double *b
   return n;
 }
 
-double timing_power_now(const struct hw_job *j) {
+double timing_power_at(const struct hw_job *j, uint64_t t) {
   const struct chip_desc *c = &j->hdr->chip;
   double w = c->power.uncore;
-  for (int d = 0; d < chip_num_voltage_domains(c); d++)
-    w +=
-        chip_domain_static_power(c, level_volts(c, __atomic_load_n(&hw_config(j)->domain_vlevel[d], __ATOMIC_RELAXED)));
+  for (int d = 0; d < chip_num_voltage_domains(c); d++) w += domain_static_w(j, d, t);
   double activity[CHIP_MAX_CORES];
   for (int core = 0; core < chip_num_cores(c); core++) activity[core] = c->power.idle_activity;
   for (uint32_t u = 0; u < j->hdr->nue; u++) {
     const struct timing_vclock *k = timing_clock_of(j, (int)u);
     if (__atomic_load_n(&k->running, __ATOMIC_RELAXED)) activity[hw_ue(j, u)->core] = k->activity;
   }
-  for (int core = 0; core < chip_num_cores(c); core++) {
-    int tile = chip_tile_of_core(c, core), d = chip_voltage_domain(c, core);
-    int mhz = chip_tile_mhz(c, __atomic_load_n(&hw_config(j)->tile_divider[tile], __ATOMIC_RELAXED));
-    double v = level_volts(c, __atomic_load_n(&hw_config(j)->domain_vlevel[d], __ATOMIC_RELAXED));
-    w += chip_core_power(c, v, mhz, activity[core]);
-  }
+  for (int core = 0; core < chip_num_cores(c); core++) w += core_w(j, core, t, activity[core]);
   return w;
 }

@@ -22,7 +22,8 @@ int timing_region_energy(const struct hw_job *j, struct timing_energy *out);
 /* Chip power per bucket of virtual time; returns the number of buckets
  * written (at most max) and their width in seconds. */
 int timing_power_trace(const struct hw_job *j, double *watts, int max, double *bucket_s);
-/* The chip's power from the cores' and domains' present states. */
-double timing_power_now(const struct hw_job *j);
+/* The chip's power at virtual time t: every domain's and core's state then,
+ * each running UE's core at its latest activity. */
+double timing_power_at(const struct hw_job *j, uint64_t t);
 
 #endif

@@ -100,9 +100,11 @@ void timing_tas_access(int core);
 void timing_tas_acquired(int core);
 void timing_tas_released(int core);
 
-/* DVFS (rcce/power.c): a frequency register write; a voltage request started
- * now, and the wait for it to take effect (domain d reaches vlevel). */
-void timing_frequency_change(void);
+/* DVFS (rcce/power.c): a frequency register write (every tile of domain
+ * gets divider); a voltage request started now, and the wait for it to take
+ * effect (domain reaches vlevel).  Both count for the domain's cores from
+ * then on in virtual time. */
+void timing_frequency_change(int domain, int divider);
 uint64_t timing_voltage_request(void);
 void timing_voltage_wait(uint64_t requested_ps, int domain, int vlevel);
 

@@ -32,6 +32,8 @@ struct timing_state {
   /* The tile clock and the core's busy power, for the divider and voltage
    * level they were computed at (both change only through DVFS). */
   int cached_divider, cached_vlevel;
+  /* The domain's state at the UE's clock: its log's first `applied` entries. */
+  int dvfs_divider, dvfs_vlevel, dvfs_applied;
   double ps_per_cycle;
   double watts[TIMING_ACTIVITIES]; /* the core's dynamic power doing each */
 };

@@ -3,7 +3,7 @@
  * launcher for summary.json, the power trace and the energy report.
  *   timing.clock   per UE   the UE's virtual clock and its core's energy
  *   timing.stamps  per job  model mode: a time stamp per bit of every MPB line
- *   timing.vlog    per job  model mode: the voltage levels of every domain
+ *   timing.vlog    per job  model mode: the voltage levels and clock dividers of every domain
  *   timing.loads   per job  model mode: the summed load of every shared resource
  *   timing.locks   per job  model mode: when each core's test-and-set register was last released
  * The model-only regions have no units when the model is off.
@@ -22,7 +22,7 @@
 #define TIMING_STAMPS_REGION "timing.stamps"
 #define TIMING_STAMPS_VERSION 1
 #define TIMING_VLOG_REGION "timing.vlog"
-#define TIMING_VLOG_VERSION 1
+#define TIMING_VLOG_VERSION 2
 #define TIMING_LOADS_REGION "timing.loads"
 #define TIMING_LOADS_VERSION 1
 #define TIMING_LOCKS_REGION "timing.locks"
@@ -51,15 +51,26 @@ struct timing_vclock {
   double bucket_j[TIMING_POWER_BUCKETS]; /* dynamic energy per bucket of virtual time */
 };
 
-/* Model mode: the voltage levels a domain went through, in virtual time. */
-#define TIMING_VLOG_ENTRIES 64
+/* Model mode: the states a domain went through, in virtual time: from t_ps
+ * on, its voltage level and every tile's clock divider.  Only the domain's
+ * master writes (RCCE's power rules), in its clock's order; an entry is
+ * written before n counts it.  A full log takes no more: `full` says so. */
+#define TIMING_VLOG_ENTRIES 256
 struct timing_vlog {
-  _Atomic int32_t n; /* entries written (may exceed TIMING_VLOG_ENTRIES: later ones are dropped) */
+  _Atomic int32_t n;    /* entries written */
+  _Atomic int32_t full; /* a change came when no entry was left */
   struct {
     uint64_t t_ps;
-    int32_t vlevel;
+    int32_t vlevel, divider;
   } e[TIMING_VLOG_ENTRIES];
 };
+
+/* Domain log's state at virtual time t (the entries up to t), starting
+ * from vlevel and divider. */
+static inline void timing_vlog_state(const struct timing_vlog *log, uint64_t t, int *vlevel, int *divider) {
+  int n = __atomic_load_n(&log->n, __ATOMIC_ACQUIRE);
+  for (int i = 0; i < n && log->e[i].t_ps <= t; i++) *vlevel = log->e[i].vlevel, *divider = log->e[i].divider;
+}
 
 /* Lookups by name, for the launcher and tests (the UE's timing layer keeps
  * the pointers it looked up at timing_init). */

@@ -132,6 +132,16 @@ def test_dvfs_waits_for_the_voltage_and_the_sensor_sees_it(build, compile_progra
     assert 25 < w1 < w0 < 35
 
 
+def test_a_domains_cores_switch_when_their_clocks_reach_the_masters_change(build, compile_program, scratch):
+    """docs/model.md "DVFS": UE 1 works at a virtual time before UE 0 (its domain's master) lowered the
+    clock from divider 3 to 16, though on the host after it: that work runs at the old frequency, the
+    same work after a barrier (past the change) at the new one."""
+    prog = compile_program(build, "model", "--model-build")
+    res, _, _ = model_run(build, scratch, 2, prog, "dvfs_later")
+    before, after = map(float, re.search(r"ue 1 units (\S+) (\S+)", res.out).groups())
+    assert after / before == pytest.approx(16 / 3, rel=0.01), res
+
+
 def test_sensor_reads_the_model_and_nothing_natively(build, compile_program, scratch):
     prog = compile_program(build, "model", "--model-build")
     res, _, _ = model_run(build, scratch, 2, prog, "sensor")

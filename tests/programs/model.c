@@ -8,11 +8,16 @@
  *                   it: prints "ue U acquired T released R"
  *   model dvfs      the master of power domain 0 lowers its divider to 8 and
  *                   waits: prints "dvfs before B after A watts W0 W1"
+ *   model dvfs_later  UE 0, master of domain 0, lowers the divider to 16
+ *                   after 100 units of work; UE 1 (core 1, same domain)
+ *                   first sleeps on the host, then times 1 unit, and one
+ *                   more after a barrier: prints "ue 1 units U1 U2"
  *   model sensor    prints "sensor W" (scc_power_read)
  *   model put       UE 0 puts 96 bytes into UE 1's MPB: prints "put T"
  */
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #define RC_POWER_MANAGEMENT 1 /* RCCE's power API, as programs built with -DRC_POWER_MANAGEMENT */
 #include "RCCE.h"
@@ -50,6 +55,21 @@ int RCCE_APP(int argc, char **argv) {
       if (rc == RCCE_SUCCESS) rc = RCCE_wait_power(&req);
       printf("dvfs rc %d before %.9f after %.9f watts %.4f %.4f\n", rc, before, RCCE_wtime(), w0, scc_power_read());
     }
+  } else if (!strcmp(mode, "dvfs_later")) {
+    double before = 0;
+    if (me == 0) {
+      compute(100);
+      RCCE_set_frequency_divider(16, NULL);
+    } else if (me == 1) {
+      usleep(300000); /* host time: UE 0 has changed the divider by now, at a later virtual time */
+      double t0 = RCCE_wtime();
+      compute(1);
+      before = RCCE_wtime() - t0;
+    }
+    RCCE_barrier(&RCCE_COMM_WORLD); /* past UE 0's change */
+    double t1 = RCCE_wtime();
+    compute(1);
+    if (me == 1) printf("ue 1 units %.9f %.9f\n", before, RCCE_wtime() - t1);
   } else if (!strcmp(mode, "sensor")) {
     if (me == 0) printf("sensor %.4f\n", scc_power_read());
   } else if (!strcmp(mode, "put")) {

@@ -185,8 +185,20 @@ static void test_dvfs(void) {
   CHECK_EQ(timing_vlog_of(&job, 0)->e[0].t_ps, done);
   CHECK_EQ(timing_vlog_of(&job, 0)->e[0].vlevel, 0);
   uint64_t t0 = now();
-  timing_frequency_change();
+  timing_frequency_change(0, 5);
   CHECK(near((double)(now() - t0), cycles_ps(chip()->time.dvfs_frequency_cycles)));
+  /* the new divider counts from the master's clock on, for every core of the domain */
+  const struct timing_vlog *log = timing_vlog_of(&job, 0);
+  CHECK_EQ(log->n, 2);
+  CHECK_EQ(log->e[1].t_ps, now());
+  CHECK_EQ(log->e[1].divider, 5);
+  CHECK_EQ(log->e[1].vlevel, 0);
+  int vlevel = -1, divider = -1;
+  timing_vlog_state(log, now() - 1, &vlevel, &divider);
+  CHECK_EQ(divider, 3); /* the voltage change kept the initial divider */
+  timing_vlog_state(log, now(), &vlevel, &divider);
+  CHECK_EQ(divider, 5);
+  CHECK(near(timing_ps_per_cycle(), 1e6 / chip_tile_mhz(chip(), 5)));
   stop();
 }
 
@@ -197,9 +209,9 @@ static void test_dvfs(void) {
 static void test_power_fit(void) {
   start(48);
   for (int u = 0; u < 48; u++) timing_clock_of(&job, u)->running = u < 2, timing_clock_of(&job, u)->activity = 0.8608;
-  CHECK(fabs(timing_power_now(&job) - 31.616) < 0.01);
+  CHECK(fabs(timing_power_at(&job, 0) - 31.616) < 0.01);
   for (int u = 0; u < 48; u++) timing_clock_of(&job, u)->running = 1;
-  CHECK(fabs(timing_power_now(&job) - 50.768) < 0.01);
+  CHECK(fabs(timing_power_at(&job, 0) - 50.768) < 0.01);
   const struct chip_desc *c = chip();
   double top = c->power.uncore + chip_num_voltage_domains(c) * chip_domain_static_power(c, 1.3) +
                48 * chip_core_power(c, 1.3, 800, 1.0);
