@@ -77,7 +77,7 @@ struct chip_power {
   double idle_activity;  /* activity of a core that runs no UE */
   double stall_activity; /* activity of a core waiting on memory, its caches or the MPB */
   double poll_activity;  /* activity of a core polling flags (RCCE's and the channels' waits) */
-  double domain_static; /* W of one voltage domain at static_ref_volts */
+  double domain_static;  /* W of one voltage domain at static_ref_volts */
   double static_ref_volts;
   double uncore; /* W: mesh, memory controllers and I/O at their fixed clocks */
 };

@@ -178,8 +178,8 @@ static void write_ue(FILE *f, const struct hw_job *job, uint32_t u) {
 /* "name": {...} of an interval's time and energy; the start only for a
  * part of the job. */
 static void write_energy(FILE *f, const char *name, const struct timing_energy *e, int with_start) {
-  const char *const names[] = {"start_s",  "seconds",   "energy_j", "average_w",
-                               "edp_js",   "dynamic_j", "static_j", "uncore_j"};
+  const char *const names[] = {"start_s", "seconds",   "energy_j", "average_w",
+                               "edp_js",  "dynamic_j", "static_j", "uncore_j"};
   const double values[] = {e->start_s, e->seconds,   e->energy_j, e->average_w,
                            e->edp_js,  e->dynamic_j, e->static_j, e->uncore_j};
   fprintf(f, "  \"%s\": {", name);

@@ -17,11 +17,11 @@
 OPENSCC_API void __sanitizer_cov_trace_pc(void);
 void __sanitizer_cov_trace_pc(void) {}
 
-#define NO_OP_HOOKS(size)                                          \
-  OPENSCC_API void __asan_load##size##_noabort(uintptr_t addr);    \
-  OPENSCC_API void __asan_store##size##_noabort(uintptr_t addr);   \
-  OPENSCC_API void __openscc_update##size(uintptr_t addr);         \
-  void __asan_load##size##_noabort(uintptr_t addr) { (void)addr; } \
+#define NO_OP_HOOKS(size)                                           \
+  OPENSCC_API void __asan_load##size##_noabort(uintptr_t addr);     \
+  OPENSCC_API void __asan_store##size##_noabort(uintptr_t addr);    \
+  OPENSCC_API void __openscc_update##size(uintptr_t addr);          \
+  void __asan_load##size##_noabort(uintptr_t addr) { (void)addr; }  \
   void __asan_store##size##_noabort(uintptr_t addr) { (void)addr; } \
   void __openscc_update##size(uintptr_t addr) { (void)addr; }
 NO_OP_HOOKS(1)

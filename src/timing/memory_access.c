@@ -57,15 +57,15 @@ static inline void access(uintptr_t addr, size_t size, int write) {
 /* __openscc_updateN: the load hook of a read-modify-write, renamed by
  * rccecc's block pricing (src/launch/blockcost/hooked_stores.py): GCC
  * checks the address once, so the store has no hook of its own. */
-#define HOOKS(size)                                                           \
-  OPENSCC_API void __asan_load##size##_noabort(uintptr_t addr);               \
-  OPENSCC_API void __asan_store##size##_noabort(uintptr_t addr);              \
-  OPENSCC_API void __openscc_update##size(uintptr_t addr);                    \
-  void __asan_load##size##_noabort(uintptr_t addr) { access(addr, size, 0); } \
+#define HOOKS(size)                                                            \
+  OPENSCC_API void __asan_load##size##_noabort(uintptr_t addr);                \
+  OPENSCC_API void __asan_store##size##_noabort(uintptr_t addr);               \
+  OPENSCC_API void __openscc_update##size(uintptr_t addr);                     \
+  void __asan_load##size##_noabort(uintptr_t addr) { access(addr, size, 0); }  \
   void __asan_store##size##_noabort(uintptr_t addr) { access(addr, size, 1); } \
-  void __openscc_update##size(uintptr_t addr) {                               \
-    access(addr, size, 0);                                                    \
-    access(addr, size, 1);                                                    \
+  void __openscc_update##size(uintptr_t addr) {                                \
+    access(addr, size, 0);                                                     \
+    access(addr, size, 1);                                                     \
   }
 HOOKS(1)
 HOOKS(2)

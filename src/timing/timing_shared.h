@@ -32,21 +32,21 @@
 #define TIMING_POWER_BUCKETS 512
 #define TIMING_POWER_BUCKET_PS 1000000ULL /* narrowest power-trace bucket: 1 us */
 struct timing_vclock {
-  uint64_t now_ps;                       /* virtual time of the UE */
-  uint64_t compute_ps, comm_ps, wait_ps; /* where it went */
-  uint64_t end_ps;                       /* virtual time of RCCE_finalize (0: not reached) */
-  uint64_t ddr_reads, ddr_writes;        /* shared-memory accesses of a counted program */
+  uint64_t now_ps;                         /* virtual time of the UE */
+  uint64_t compute_ps, comm_ps, wait_ps;   /* where it went */
+  uint64_t end_ps;                         /* virtual time of RCCE_finalize (0: not reached) */
+  uint64_t ddr_reads, ddr_writes;          /* shared-memory accesses of a counted program */
   uint64_t l1_read_misses, l2_read_misses; /* counted builds: cached loads missing level 1 / both levels */
-  uint64_t l1_write_misses;              /* cached stores missing level 1 (posted to level 2 or memory) */
-  uint64_t write_backs;                  /* dirty lines either level gave up (written to the next) */
-  uint64_t cache_wait_ps;                /* of compute_ps: waiting for level 2, memory and posted writes */
-  uint64_t clock_reads;                  /* RCCE_wtime / MPI_Wtime calls while the clock ran */
-  uint64_t first_read_ps, last_read_ps;  /* the first and the last of them: the measured region */
-  double dynamic_j;                      /* the core's dynamic energy */
-  double activity;                       /* the core's activity since its last step (the power sensor's) */
-  int32_t bucket_shift;                  /* power trace bucket = TIMING_POWER_BUCKET_PS << shift */
-  int32_t running;                       /* 1 between RCCE_init and RCCE_finalize */
-  int32_t counted;                       /* computation counted (rccecc --model-build), not host time */
+  uint64_t l1_write_misses;                /* cached stores missing level 1 (posted to level 2 or memory) */
+  uint64_t write_backs;                    /* dirty lines either level gave up (written to the next) */
+  uint64_t cache_wait_ps;                  /* of compute_ps: waiting for level 2, memory and posted writes */
+  uint64_t clock_reads;                    /* RCCE_wtime / MPI_Wtime calls while the clock ran */
+  uint64_t first_read_ps, last_read_ps;    /* the first and the last of them: the measured region */
+  double dynamic_j;                        /* the core's dynamic energy */
+  double activity;                         /* the core's activity since its last step (the power sensor's) */
+  int32_t bucket_shift;                    /* power trace bucket = TIMING_POWER_BUCKET_PS << shift */
+  int32_t running;                         /* 1 between RCCE_init and RCCE_finalize */
+  int32_t counted;                         /* computation counted (rccecc --model-build), not host time */
   int32_t pad2;
   double bucket_j[TIMING_POWER_BUCKETS]; /* dynamic energy per bucket of virtual time */
 };

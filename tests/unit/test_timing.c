@@ -97,7 +97,9 @@ static void test_mpb_copy_by_distance(void) {
 }
 
 /* The others' utilisation is read once per window: move to the next one. */
-static void next_window(void) { timing_advance((uint64_t)(chip()->lat.contention_window_ns * 1000) + 1, TIMING_COMM, TIMING_STALLED); }
+static void next_window(void) {
+  timing_advance((uint64_t)(chip()->lat.contention_window_ns * 1000) + 1, TIMING_COMM, TIMING_STALLED);
+}
 
 /* Contention: an access waits what an M/D/1 queue at the other UEs'
  * utilisation waits, rho / (2 (1 - rho)) services; saturation is capped. */
@@ -223,7 +225,8 @@ static void test_power_fit(void) {
  * after they have been widened; the job's energy adds static and uncore. */
 static void test_energy_trace(void) {
   start(1);
-  for (int i = 0; i < 3000; i++) timing_advance(1000000 + (uint64_t)i, i % 2 ? TIMING_COMPUTE : TIMING_COMM, TIMING_EXECUTING);
+  for (int i = 0; i < 3000; i++)
+    timing_advance(1000000 + (uint64_t)i, i % 2 ? TIMING_COMPUTE : TIMING_COMM, TIMING_EXECUTING);
   const struct timing_vclock *k = timing_clock_of(&job, 0);
   CHECK(k->bucket_shift > 0);
   double sum = 0;

@@ -31,9 +31,12 @@ int RCCE_APP(int argc, char **argv) {
   RCCE_init(&argc, &argv);
   long page = argc > 2 ? atol(argv[1]) : 0;
   int mcs = argc > 2 ? atoi(argv[2]) : 0, reps = argc > 3 ? atoi(argv[3]) : 1000, words = argc > 4 ? atoi(argv[4]) : 1;
-  volatile unsigned *shared = page > 0 && mcs > 0 ? (volatile unsigned *)RCCE_shmalloc((size_t)page * (size_t)mcs) : NULL;
+  volatile unsigned *shared =
+      page > 0 && mcs > 0 ? (volatile unsigned *)RCCE_shmalloc((size_t)page * (size_t)mcs) : NULL;
   if (!shared || reps < 1 || words < 1 || words > 8) {
-    fprintf(stderr, "ddr_access: usage: ddr_access page_bytes controllers [repetitions] [words 1..8]; shared memory too small?\n");
+    fprintf(
+        stderr,
+        "ddr_access: usage: ddr_access page_bytes controllers [repetitions] [words 1..8]; shared memory too small?\n");
     return 2;
   }
   unsigned sink = 0;

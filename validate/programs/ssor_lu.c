@@ -31,8 +31,8 @@
 
 #include "RCCE.h"
 
-#define NV 5        /* unknowns per point */
-#define HALO 2      /* halo width in x and y (fourth-order dissipation) */
+#define NV 5   /* unknowns per point */
+#define HALO 2 /* halo width in x and y (fourth-order dissipation) */
 #define GAMMA 1.4
 #define OMEGA 1.2
 #define DT 0.5
@@ -216,7 +216,7 @@ static void sweep_plane(int k, int side) {
   for (int j = j0; j >= HALO && j < ly + HALO; j += step)
     for (int i = i0; i >= HALO && i < lx + HALO; i += step) {
       if (!interior(k, j, i)) continue;
-      double (*m)[NV][NV] = jac[(j - HALO) * lx + (i - HALO)];
+      double(*m)[NV][NV] = jac[(j - HALO) * lx + (i - HALO)];
       jacobians(k, j, i, side, m);
       const double *nb[3] = {at(rsd, k, j, i + side), at(rsd, k, j + side, i), at(rsd, k + side, j, i)};
       double *r = at(rsd, k, j, i), t[NV];
@@ -309,8 +309,10 @@ int RCCE_APP(int argc, char **argv) {
   nz = n;
   if (!split(RCCE_num_ues()) || n < 5 || n > 1024 || iterations < 1 || n / px < HALO || n / py < HALO) {
     if (RCCE_ue() == 0)
-      fprintf(stderr, "ssor_lu: usage: ssor_lu [n 5..1024] [iterations >= 1] on a power-of-two number of UEs "
-                      "with at least %d points per UE in x and y\n", HALO);
+      fprintf(stderr,
+              "ssor_lu: usage: ssor_lu [n 5..1024] [iterations >= 1] on a power-of-two number of UEs "
+              "with at least %d points per UE in x and y\n",
+              HALO);
     RCCE_finalize();
     return 2;
   }
@@ -346,8 +348,8 @@ int RCCE_APP(int argc, char **argv) {
   double seconds = RCCE_wtime() - t0, sums[2];
   norms(sums);
   if (RCCE_ue() == 0)
-    printf("ssor_lu n %d ues %d px %d py %d iterations %d seconds %.9f rsd_norm %.15e u_sum %.15e\n", n,
-           RCCE_num_ues(), px, py, iterations, seconds, sqrt(sums[0]), sums[1]);
+    printf("ssor_lu n %d ues %d px %d py %d iterations %d seconds %.9f rsd_norm %.15e u_sum %.15e\n", n, RCCE_num_ues(),
+           px, py, iterations, seconds, sqrt(sums[0]), sums[1]);
   RCCE_finalize();
   return 0;
 }
