@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Model mode's own cost and repeatability (issue 4, make bench).
 
-For pingpong and stencil at 2 and 48 UEs and the LU stand-in (validate/programs/ssor_lu.c) at 2 and
-32, runs each program R times
+For pingpong and stencil at 2 and 48 UEs and the stand-ins for NAS LU (validate/programs/ssor_lu.c)
+at 2 and 32 and BT (adi_bt.c) at 4 and 36, runs each program R times
   - native:         the plain build, rccerun without the model;
   - model:          the plain build under rccerun --model scc (computation from host time);
   - counted-native: the rccecc --model-build binary without the model;
@@ -38,6 +38,8 @@ WORKLOADS = [
     ("stencil", 48, "apps/stencil", "model-apps/stencil", ["32", "3000"]),
     ("ssor_lu", 2, "validate/ssor_lu_native", "validate/ssor_lu", ["33", "5"]),
     ("ssor_lu", 32, "validate/ssor_lu_native", "validate/ssor_lu", ["33", "5"]),
+    ("adi_bt", 4, "validate/adi_bt_native", "validate/adi_bt", ["24", "5"]),
+    ("adi_bt", 36, "validate/adi_bt_native", "validate/adi_bt", ["24", "5"]),
 ]
 MODES = ("native", "model", "counted-native", "counted")
 RATIO_TARGET, SPREAD_TARGET, COUNTED_TARGET = 1.3, 0.01, 5.0

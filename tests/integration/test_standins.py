@@ -7,25 +7,33 @@ import pytest
 import openscc_testlib as lib
 
 
-def ssor_lu(build, scratch, nue, *args):
-    res = lib.rccerun(build, "-nue", str(nue), "--model", "scc", "--job-dir", str(scratch / f"job{nue}"),
-                      "--replace-job-dir", build.dir / "validate" / "ssor_lu", *map(str, args))
-    return res
+def standin(build, scratch, program, nue, *args):
+    return lib.rccerun(build, "-nue", str(nue), "--model", "scc", "--job-dir", str(scratch / f"job{nue}"),
+                       "--replace-job-dir", build.dir / "validate" / program, *map(str, args))
 
 
-def test_ssor_lu_gives_the_same_solution_on_every_split(build, scratch):
+@pytest.mark.parametrize("program,size,splits", [
+    ("ssor_lu", 17, {1: (1, 1), 2: (2, 1), 4: (2, 2), 8: (4, 2)}),  # LU's px >= py, powers of two
+    ("adi_bt", 12, {1: (1, 1), 4: (2, 2), 9: (3, 3)}),             # BT's square numbers
+])
+def test_standins_give_the_same_solution_on_every_split(build, scratch, program, size, splits):
     got = {}
-    for nue in (1, 2, 4, 8):
-        res = ssor_lu(build, scratch, nue, 17, 2)
+    for nue in splits:
+        res = standin(build, scratch, program, nue, size, 2)
         assert res.rc == lib.RC_OK, res
-        m = re.search(r"px (\d+) py (\d+) .* rsd_norm (\S+) u_sum (\S+)", res.out)
+        m = re.search(rf"{program} n {size} ues {nue} px (\d+) py (\d+) .* (?:rsd|rhs)_norm (\S+) u_sum (\S+)", res.out)
+        assert m, res
         got[nue] = (int(m[1]), int(m[2]), float(m[3]), float(m[4]))
-    assert [got[n][:2] for n in (1, 2, 4, 8)] == [(1, 1), (2, 1), (2, 2), (4, 2)]  # LU's px >= py split
-    for n in (2, 4, 8):  # the same arithmetic per point; only the norms' sums are ordered differently
+    assert {n: got[n][:2] for n in splits} == splits
+    for n in splits:  # the same arithmetic per point; only the sums' order differs
         assert got[n][2] == pytest.approx(got[1][2], rel=1e-12) and got[n][3] == pytest.approx(got[1][3], rel=1e-12)
+        assert got[n][2] > 0
 
 
-@pytest.mark.parametrize("nue,args", [(3, (17, 1)), (1, (3, 1)), (2, (17, 0)), (8, (7, 1))])
-def test_ssor_lu_refuses_what_it_cannot_split(build, scratch, nue, args):
-    res = ssor_lu(build, scratch, nue, *args)
-    assert res.rc != lib.RC_OK and "ssor_lu: usage:" in res.err, res
+@pytest.mark.parametrize("program,nue,args", [
+    ("ssor_lu", 3, (17, 1)), ("ssor_lu", 1, (3, 1)), ("ssor_lu", 2, (17, 0)), ("ssor_lu", 8, (7, 1)),
+    ("adi_bt", 2, (12, 1)), ("adi_bt", 1, (4, 1)), ("adi_bt", 9, (5, 1)),
+])
+def test_standins_refuse_what_they_cannot_split(build, scratch, program, nue, args):
+    res = standin(build, scratch, program, nue, *args)
+    assert res.rc != lib.RC_OK and f"{program}: usage:" in res.err, res
