@@ -462,6 +462,8 @@ RCKMPI_ROUNDS_GAP = ("the model's cost per round of RCKMPI's channel code is bel
                      "figure for it; the copies outweigh the rounds (docs/model.md)")
 RCKMPI_GAPS = {"sendrecv 16 KB round trip": RCKMPI_ROUNDS_GAP, "scatter, largest over the sizes": RCKMPI_ROUNDS_GAP,
                "bcast 256 KB": "moves between 1.6 and 2.6 from run to run with the host's interleaving of the 48 "
+                               "ranks (contention is not yet arbitrated in virtual-time order)",
+               "gather 16 KB": "moves between 1.8 and 2.4 from run to run with the host's interleaving of the 48 "
                                "ranks (contention is not yet arbitrated in virtual-time order)"}
 # Synchronized runs per latency: one run's latency varies by up to ±25 % (how the 48 ranks' rounds
 # interleave on the host decides which destinations share a sender's gEWS, and contention), their

@@ -182,9 +182,10 @@ static void write_energy(FILE *f, const char *name, const struct timing_energy *
                                "edp_js",  "dynamic_j", "static_j", "uncore_j"};
   const double values[] = {e->start_s, e->seconds,   e->energy_j, e->average_w,
                            e->edp_js,  e->dynamic_j, e->static_j, e->uncore_j};
+  size_t first = with_start ? 0 : 1;
   fprintf(f, "  \"%s\": {", name);
-  for (size_t i = with_start ? 0 : 1; i < sizeof values / sizeof values[0]; i++)
-    json_number(f, i > !with_start ? ",\n    " : "\n    ", names[i], "%.9g", values[i]);
+  for (size_t i = first; i < sizeof values / sizeof values[0]; i++)
+    json_number(f, i == first ? "\n    " : ",\n    ", names[i], "%.9g", values[i]);
   fprintf(f, "\n  },\n");
 }
 
