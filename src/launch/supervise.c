@@ -29,6 +29,7 @@
 #include <unistd.h>
 
 #include "../hw/wait.h"
+#include "fixed_addresses.h"
 #include "job_dir.h"
 #include "launch_shared.h"
 #include "mpi_launch.h"
@@ -109,6 +110,7 @@ static void child_exec(const struct launch_options *o, struct job_run *r, int u,
   setenv("OPENSCC_NUE", buf, 1);
   snprintf(buf, sizeof buf, "%d", o->job.ue_core[u]);
   setenv("OPENSCC_CORE", buf, 1);
+  if (o->job.set.model) launch_fixed_addresses();
   execv(o->app, o->app_argv);
   fprintf(stderr, "rccerun: UE %d: cannot execute %s: %s\n", u, o->app, strerror(errno));
   _exit(127);

@@ -37,3 +37,14 @@ def test_standins_give_the_same_solution_on_every_split(build, scratch, program,
 def test_standins_refuse_what_they_cannot_split(build, scratch, program, nue, args):
     res = standin(build, scratch, program, nue, *args)
     assert res.rc != lib.RC_OK and f"{program}: usage:" in res.err, res
+
+
+def test_a_counted_run_repeats_exactly_on_one_ue(build, scratch):
+    """docs/model.md "Caches": UEs run without address-space randomisation in model mode, so the cache
+    sets a UE's data fall into, and its predicted time, are the same on every run."""
+    times = set()
+    for _ in range(3):
+        res = standin(build, scratch, "ssor_lu", 1, 17, 1)
+        assert res.rc == lib.RC_OK, res
+        times.add(re.search(r"seconds (\S+)", res.out)[1])
+    assert len(times) == 1, times

@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include "../../chip/text_input.h"
+#include "../fixed_addresses.h"
 #include "../launch_shared.h"
 
 /* The rank's variable of each launcher: Open MPI, MPICH's hydra (PMI-1/2), PMIx. */
@@ -194,6 +195,7 @@ run_program(const struct hw_job *job, int fd, int ue, pid_t wrapper, char **argv
   const char *preload = getenv("OPENSCC_RANK_PRELOAD");
   if (preload && *preload) setenv("LD_PRELOAD", preload, 1);
   unsetenv("OPENSCC_RANK_PRELOAD");
+  if (job->hdr->set.model) launch_fixed_addresses();
   execvp(argv[0], argv);
   fprintf(stderr, "openscc-rank: rank %d: cannot execute %s: %s\n", ue, argv[0], strerror(errno));
   _exit(SETUP_FAILED);
