@@ -188,15 +188,8 @@ int RCCE_APP(int argc, char **argv) {
   int size = argc > 1 ? atoi(argv[1]) : 24, iterations = argc > 2 ? atoi(argv[2]) : 3;
   int side = square_side(RCCE_num_ues());
   if (!side || size < 5 || size > 1024 || iterations < 1 ||
-      grid_init(size, side, side, (size_t)size * (NV * NV + NV)) != 0) {
-    if (RCCE_ue() == 0)
-      fprintf(stderr,
-              "adi_bt: usage: adi_bt [n 5..1024] [iterations >= 1] on a square number of UEs "
-              "with at least %d points per UE in x and y\n",
-              HALO);
-    RCCE_finalize();
-    return 2;
-  }
+      grid_init(size, side, side, (size_t)size * (NV * NV + NV)) != 0)
+    return standin_usage("a square number of UEs");
   rhs = calloc((size_t)nz * wy * wx * NV, sizeof(double));
   factor = malloc((size_t)nz * wy * wx * sizeof *factor);
   if (!rhs || !factor) fail("out of memory");
@@ -210,11 +203,5 @@ int RCCE_APP(int argc, char **argv) {
     solve_z_lines();
     update();
   }
-  double seconds = RCCE_wtime() - t0, sums[2];
-  grid_sums(rhs, sums);
-  if (RCCE_ue() == 0)
-    printf("adi_bt n %d ues %d px %d py %d iterations %d seconds %.9f rhs_norm %.15e u_sum %.15e\n", n, RCCE_num_ues(),
-           px, py, iterations, seconds, sqrt(sums[0]), sums[1]);
-  RCCE_finalize();
-  return 0;
+  return standin_finish("rhs", rhs, iterations, RCCE_wtime() - t0);
 }

@@ -228,4 +228,27 @@ static int grid_init(int n_, int px_, int py_, size_t buffer_doubles) {
   return 0;
 }
 
+/* What a stand-in refuses: UE 0 says so; the job ends with exit status 2. */
+static int standin_usage(const char *ues) {
+  if (RCCE_ue() == 0)
+    fprintf(stderr,
+            STANDIN_NAME ": usage: " STANDIN_NAME " [n 5..1024] [iterations >= 1] on %s with at least %d points "
+                         "per UE in x and y\n",
+            ues, HALO);
+  RCCE_finalize();
+  return 2;
+}
+
+/* The run's result line (UE 0): the timed iterations' seconds, the norm of
+ * the field r (named `residual`) and the sum of u. */
+static int standin_finish(const char *residual, double *r, int iterations, double seconds) {
+  double sums[2];
+  grid_sums(r, sums);
+  if (RCCE_ue() == 0)
+    printf(STANDIN_NAME " n %d ues %d px %d py %d iterations %d seconds %.9f %s_norm %.15e u_sum %.15e\n", n,
+           RCCE_num_ues(), px, py, iterations, seconds, residual, sqrt(sums[0]), sums[1]);
+  RCCE_finalize();
+  return 0;
+}
+
 #endif

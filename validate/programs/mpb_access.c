@@ -15,7 +15,8 @@
 
 static double per_call(int bytes, int reps, int ue, t_vcharp mpb, char *priv, int put) {
   double t0 = RCCE_wtime();
-  for (int i = 0; i < reps; i++) put ? RCCE_put(mpb, (t_vcharp)priv, bytes, ue) : RCCE_get((t_vcharp)priv, mpb, bytes, ue);
+  for (int i = 0; i < reps; i++)
+    put ? RCCE_put(mpb, (t_vcharp)priv, bytes, ue) : RCCE_get((t_vcharp)priv, mpb, bytes, ue);
   return (RCCE_wtime() - t0) / reps;
 }
 

@@ -122,15 +122,8 @@ static int split(int ues, int *x, int *y) {
 int RCCE_APP(int argc, char **argv) {
   RCCE_init(&argc, &argv);
   int size = argc > 1 ? atoi(argv[1]) : 33, iterations = argc > 2 ? atoi(argv[2]) : 3, x, y;
-  if (!split(RCCE_num_ues(), &x, &y) || size < 5 || size > 1024 || iterations < 1 || grid_init(size, x, y, 0) != 0) {
-    if (RCCE_ue() == 0)
-      fprintf(stderr,
-              "ssor_lu: usage: ssor_lu [n 5..1024] [iterations >= 1] on a power-of-two number of UEs "
-              "with at least %d points per UE in x and y\n",
-              HALO);
-    RCCE_finalize();
-    return 2;
-  }
+  if (!split(RCCE_num_ues(), &x, &y) || size < 5 || size > 1024 || iterations < 1 || grid_init(size, x, y, 0) != 0)
+    return standin_usage("a power-of-two number of UEs");
   rsd = calloc((size_t)nz * wy * wx * NV, sizeof(double));
   jac = malloc((size_t)lx * ly * sizeof *jac);
   if (!rsd || !jac) fail("out of memory");
@@ -143,11 +136,5 @@ int RCCE_APP(int argc, char **argv) {
     sweep(+1);
     update();
   }
-  double seconds = RCCE_wtime() - t0, sums[2];
-  grid_sums(rsd, sums);
-  if (RCCE_ue() == 0)
-    printf("ssor_lu n %d ues %d px %d py %d iterations %d seconds %.9f rsd_norm %.15e u_sum %.15e\n", n, RCCE_num_ues(),
-           px, py, iterations, seconds, sqrt(sums[0]), sums[1]);
-  RCCE_finalize();
-  return 0;
+  return standin_finish("rsd", rsd, iterations, RCCE_wtime() - t0);
 }
