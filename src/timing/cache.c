@@ -106,11 +106,34 @@ void timing_cache_charge(void) {
   if (timing_caches_on) charge_stall();
 }
 
+static struct {
+  int divider, core;
+  double cycles[CHIP_MAX_MC];
+} ddr = {.divider = -1};
+
+double timing_ddr_cycles(int mc) {
+  timing_ps_per_cycle(); /* brings cached_divider up to date */
+  if (ddr.divider != timing_g.cached_divider || ddr.core != timing_g.core) {
+    int mhz = chip_tile_mhz(timing_g.chip, timing_g.cached_divider);
+    for (int m = 0; m < timing_g.chip->n_mc; m++)
+      ddr.cycles[m] = chip_ddr_read_cycles(timing_g.chip, timing_g.core, m, mhz);
+    ddr.divider = timing_g.cached_divider;
+    ddr.core = timing_g.core;
+  }
+  return ddr.cycles[mc];
+}
+
 static double memory_cycles(int mc) {
   charge_stall();
-  return chip_ddr_read_cycles(timing_g.chip, timing_g.core, mc, timing_tile_mhz()) +
-         timing_mc_queue_ps(mc, 1) / timing_ps_per_cycle();
+  return timing_ddr_cycles(mc) + timing_mc_queue_ps(mc, 1) / timing_ps_per_cycle();
 }
+
+/* What an access to the level below level 1 takes: level 2's latency if it
+ * holds the line, else memory's. */
+static double below_l1_cycles(int in_l2) { return in_l2 ? timing_g.chip->lat.l2_read : memory_cycles(cache_g.mc); }
+
+/* The line a tag holds. */
+static uint64_t tag_line(uint64_t tag) { return (tag & ~TIMING_CACHE_DIRTY) - 1; }
 
 static void wait_cycles(double cycles) {
   if (cycles > 0) cache_g.stall += cycles;
@@ -137,8 +160,7 @@ static void write_back_l1(uint64_t evicted) {
   if (!dirty(evicted)) return;
   timing_g.clock->write_backs++;
   uint64_t none;
-  int in_l2 = lookup(&cache_g.l2, (evicted & ~TIMING_CACHE_DIRTY) - 1, 1, 0, &none);
-  post_write(in_l2 ? timing_g.chip->lat.l2_read : memory_cycles(cache_g.mc));
+  post_write(below_l1_cycles(lookup(&cache_g.l2, tag_line(evicted), 1, 0, &none)));
 }
 
 static void access_line(uint64_t line, int write) {
@@ -148,7 +170,7 @@ static void access_line(uint64_t line, int write) {
   struct timing_vclock *k = timing_g.clock;
   if (write) k->l1_write_misses++;
   else k->l1_read_misses++, k->l2_read_misses += !in_l2;
-  double latency = in_l2 ? timing_g.chip->lat.l2_read : memory_cycles(cache_g.mc);
+  double latency = below_l1_cycles(in_l2);
   if (write) post_write(latency);
   else wait_cycles(latency);
   write_back_l2(evicted_l2);
@@ -201,6 +223,5 @@ void timing_cache_window_invalidate(void) {
   uint64_t lo = timing_cache_fast.window_lo >> timing_cache_fast.line_shift,
            hi = (timing_cache_fast.window_lo + timing_cache_fast.window_len) >> timing_cache_fast.line_shift;
   for (size_t i = 0; i < (size_t)c->sets * c->ways; i++)
-    if (c->tag[i] && (c->tag[i] & ~TIMING_CACHE_DIRTY) - 1 >= lo && (c->tag[i] & ~TIMING_CACHE_DIRTY) - 1 < hi)
-      c->tag[i] = 0;
+    if (c->tag[i] && tag_line(c->tag[i]) >= lo && tag_line(c->tag[i]) < hi) c->tag[i] = 0;
 }

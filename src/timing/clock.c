@@ -255,18 +255,11 @@ static void log_dvfs(int domain, uint64_t t, int vlevel, int divider) {
   __atomic_store_n(&log->n, n + 1, __ATOMIC_RELEASE);
 }
 
-/* Domain d's state at t, as logged. */
-static void logged_state(int domain, uint64_t t, int *vlevel, int *divider) {
-  *vlevel = timing_g.job->hdr->initial_vlevel;
-  *divider = timing_g.job->hdr->set.initial_divider;
-  timing_vlog_state(&timing_g.vlogs[domain], t, vlevel, divider);
-}
-
 void timing_frequency_change(int domain, int divider) {
   if (!timing_enabled) return;
   timing_charge(timing_g.chip->time.dvfs_frequency_cycles);
   int vlevel, old;
-  logged_state(domain, timing_g.clock->now_ps, &vlevel, &old);
+  timing_domain_state(timing_g.job, domain, timing_g.clock->now_ps, &vlevel, &old);
   log_dvfs(domain, timing_g.clock->now_ps, vlevel, divider);
 }
 
@@ -277,6 +270,6 @@ void timing_voltage_wait(uint64_t requested_ps, int domain, int vlevel) {
   uint64_t done = requested_ps + (uint64_t)(timing_g.chip->time.dvfs_voltage_cycles * timing_ps_per_cycle());
   timing_wait_until(done);
   int old, divider;
-  logged_state(domain, done, &old, &divider);
+  timing_domain_state(timing_g.job, domain, done, &old, &divider);
   log_dvfs(domain, done, vlevel, divider);
 }

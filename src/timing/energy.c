@@ -13,13 +13,10 @@ static double level_volts(const struct chip_desc *c, int vl) { return c->vlevel[
  * registers once the log is full. */
 static void core_state_at(const struct hw_job *j, int core, uint64_t t, double *volts, int *mhz) {
   const struct chip_desc *c = &j->hdr->chip;
-  int d = chip_voltage_domain(c, core), vl = j->hdr->initial_vlevel, div = j->hdr->set.initial_divider;
-  const struct timing_vlog *log = timing_vlog_of(j, d);
-  if (__atomic_load_n(&log->full, __ATOMIC_ACQUIRE)) {
+  int d = chip_voltage_domain(c, core), vl, div;
+  if (!timing_domain_state(j, d, t, &vl, &div)) {
     vl = __atomic_load_n(&hw_config(j)->domain_vlevel[d], __ATOMIC_RELAXED);
     div = __atomic_load_n(&hw_config(j)->tile_divider[chip_tile_of_core(c, core)], __ATOMIC_RELAXED);
-  } else {
-    timing_vlog_state(log, t, &vl, &div);
   }
   *volts = level_volts(c, vl);
   *mhz = chip_tile_mhz(c, div);
@@ -27,15 +24,9 @@ static void core_state_at(const struct hw_job *j, int core, uint64_t t, double *
 
 /* Domain d's static power at t. */
 static double domain_static_w(const struct hw_job *j, int d, uint64_t t) {
-  const struct chip_desc *c = &j->hdr->chip;
-  for (int core = 0; core < chip_num_cores(c); core++)
-    if (chip_voltage_domain(c, core) == d) {
-      double volts;
-      int mhz;
-      core_state_at(j, core, t, &volts, &mhz);
-      return chip_domain_static_power(c, volts);
-    }
-  return 0;
+  int vl, div;
+  if (!timing_domain_state(j, d, t, &vl, &div)) vl = __atomic_load_n(&hw_config(j)->domain_vlevel[d], __ATOMIC_RELAXED);
+  return chip_domain_static_power(&j->hdr->chip, level_volts(&j->hdr->chip, vl));
 }
 
 /* Static energy of domain d over [0, t). */

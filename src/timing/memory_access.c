@@ -17,7 +17,7 @@
 void timing_ddr_word(uint64_t off, int write) {
   const struct chip_desc *c = timing_g.chip;
   int mc = chip_shared_mc(c, off);
-  double cycles = chip_ddr_read_cycles(c, timing_g.core, mc, timing_tile_mhz());
+  double cycles = timing_ddr_cycles(mc);
   /* With ddr_outstanding_reads > 1 reads may be in flight together, so in a
    * stream of reads only every n-th one waits for the memory
    * ([PERFPOWER-2011]'s dot-product model: two); a write or a runtime call in

@@ -105,6 +105,10 @@ int timing_contention_init(void);
 void timing_contention_finalize(void);
 double timing_mpb_queue_ps(int owner_core, double lines);
 double timing_mc_queue_ps(int mc, double accesses);
+/* The DDR3 latency of one access through controller mc from this core, in
+ * core cycles at the tile's present clock (cache.c; computed again only when
+ * DVFS changes the clock). */
+double timing_ddr_cycles(int mc);
 
 /* Stamps carry the writer's time in the high 56 bits (picoseconds, 20 hours
  * of virtual time) and the low byte of the value written, so a reader can

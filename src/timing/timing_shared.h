@@ -80,6 +80,16 @@ static inline struct timing_vclock *timing_clock_of(const struct hw_job *j, int 
 static inline struct timing_vlog *timing_vlog_of(const struct hw_job *j, int domain) {
   return (struct timing_vlog *)hw_region_base(j, TIMING_VLOG_REGION) + domain;
 }
+/* Domain d's voltage level and divider at virtual time t: the job's initial
+ * state and the entries of its log up to t.  Returns 0 if the log is full
+ * (the configuration registers then tell, in host order). */
+static inline int timing_domain_state(const struct hw_job *j, int domain, uint64_t t, int *vlevel, int *divider) {
+  const struct timing_vlog *log = timing_vlog_of(j, domain);
+  *vlevel = j->hdr->initial_vlevel;
+  *divider = j->hdr->set.initial_divider;
+  timing_vlog_state(log, t, vlevel, divider);
+  return !__atomic_load_n(&log->full, __ATOMIC_ACQUIRE);
+}
 static inline _Atomic int64_t *timing_load_of(const struct hw_job *j, uint64_t resource) {
   return (_Atomic int64_t *)hw_region_base(j, TIMING_LOADS_REGION) + resource;
 }
