@@ -54,6 +54,7 @@ enum hw_wait_kind {
   HW_WAIT_MAILBOX_FULL, /* mailbox_send: peer to empty its mailbox */
   HW_WAIT_SVM_PAGE,     /* SVM page fault: ownership of a page held by peer */
   HW_WAIT_MPI,          /* in MPI (mpi channel): a packet from any UE, or an EWS to free */
+  HW_WAIT_VTIME,        /* model mode: peer's virtual time to pass this UE's (timing floor.c) */
 };
 
 /* What a sleeping UE waits for: read by the launcher's deadlock report. */

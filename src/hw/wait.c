@@ -41,6 +41,15 @@ static void sleeper_fence(const struct hw_job *j) {
   else __atomic_thread_fence(__ATOMIC_SEQ_CST);
 }
 
+const struct hw_vt_hooks *hw_vt_hooks;
+
+/* Whether cond holds; in model mode a UE that is to wait is first announced
+ * blocked (wait.h), unless it waits for another UE's virtual time. */
+static int cond_or_blocked(hw_cond_fn cond, void *arg, const struct hw_wait_desc *why) {
+  if (!hw_vt_hooks || (why && why->kind == HW_WAIT_VTIME)) return cond(arg);
+  return hw_vt_hooks->block_unless(cond, arg);
+}
+
 /* Bookkeeping of one wait, for the launcher's reports and deadlock check. */
 struct sleep_record {
   int slept;
@@ -203,7 +212,7 @@ static int poll_briefly(const struct hw_job *j, hw_cond_fn cond, void *arg) {
 }
 
 void hw_wait_cond(struct hw_job *j, int me, hw_cond_fn cond, void *arg, const struct hw_wait_desc *why) {
-  if (poll_briefly(j, cond, arg)) return;
+  if (cond_or_blocked(cond, arg, why) || poll_briefly(j, cond, arg)) return;
   struct hw_ue *u = hw_ue(j, me);
   volatile uint32_t *seq = (volatile uint32_t *)&u->doorbell_seq;
   struct sleep_record rec = {0, 0};
@@ -211,7 +220,7 @@ void hw_wait_cond(struct hw_job *j, int me, hw_cond_fn cond, void *arg, const st
     uint32_t s = __atomic_load_n(seq, __ATOMIC_ACQUIRE);
     __atomic_store_n(&u->sleeping, 1, __ATOMIC_RELAXED);
     sleeper_fence(j);
-    if (cond(arg)) break;
+    if (cond_or_blocked(cond, arg, why)) break; /* announced again: a wake that was not this one lowered it */
     note_sleep(j, u, why, seq, s, 1, &rec);
     futex_wait(seq, s);
     if (cond(arg)) break;
@@ -241,11 +250,13 @@ static int word_changed(void *p) {
   return __atomic_load_n(a->word, __ATOMIC_ACQUIRE) != a->want;
 }
 
-/* asleep: NULL, or a count of the UEs that may sleep on word (hw_wake_word_asleep). */
+/* asleep: NULL, or a count of the UEs that may sleep on word
+ * (hw_wake_word_asleep); timeout: NULL, or the longest sleep, after which
+ * the wait returns. */
 static void wait_change(struct hw_job *j, int me, volatile uint32_t *word, uint32_t old, volatile uint32_t *asleep,
-                        const struct hw_wait_desc *why) {
+                        const struct timespec *timeout, const struct hw_wait_desc *why) {
   struct bits_arg a = {word, ~0u, old};
-  if (poll_briefly(j, word_changed, &a)) return;
+  if (cond_or_blocked(word_changed, &a, why) || poll_briefly(j, word_changed, &a)) return;
   struct hw_ue *u = hw_ue(j, me);
   struct sleep_record rec = {0, 0};
   while (!word_changed(&a)) {
@@ -257,19 +268,26 @@ static void wait_change(struct hw_job *j, int me, volatile uint32_t *word, uint3
       __atomic_fetch_add(asleep, 1, __ATOMIC_SEQ_CST);
       __atomic_thread_fence(__ATOMIC_SEQ_CST);
     }
-    if (!word_changed(&a)) futex_wait(word, old);
+    if (!cond_or_blocked(word_changed, &a, why)) futex_wait_until(word, old, timeout);
     if (asleep) __atomic_fetch_sub(asleep, 1, __ATOMIC_SEQ_CST);
+    if (timeout) break;
   }
   note_wake(u, &rec);
 }
 
 void hw_wait_change(struct hw_job *j, int me, volatile uint32_t *word, uint32_t old, const struct hw_wait_desc *why) {
-  wait_change(j, me, word, old, NULL, why);
+  wait_change(j, me, word, old, NULL, NULL, why);
 }
 
 void hw_wait_change_asleep(struct hw_job *j, int me, volatile uint32_t *word, uint32_t old, volatile uint32_t *asleep,
                            const struct hw_wait_desc *why) {
-  wait_change(j, me, word, old, asleep, why);
+  wait_change(j, me, word, old, asleep, NULL, why);
+}
+
+void hw_wait_change_for(struct hw_job *j, int me, volatile uint32_t *word, uint32_t old, volatile uint32_t *asleep,
+                        long ns, const struct hw_wait_desc *why) {
+  const struct timespec timeout = {ns / 1000000000L, ns % 1000000000L};
+  wait_change(j, me, word, old, asleep, &timeout, why);
 }
 
 void hw_wake_word(volatile uint32_t *word) { futex_wake(word, INT_MAX); }
@@ -350,14 +368,17 @@ static void begin_idle_nap(struct hw_job *j, struct hw_ue *u, const struct hw_wa
 
 /* Sleep until the doorbell rings (any flag written into my MPB) or a
  * timeout: NAP_NS for a program's poll (why NULL), BLOCKED_NAP_NS for a
- * library's idle poll (begin_idle_nap: maybe shown blocked on why). */
-static void nap(struct hw_job *j, int me, hw_cond_fn cond, void *arg, const struct hw_wait_desc *why) {
+ * library's idle poll (begin_idle_nap: maybe shown blocked on why).
+ * announce: cond may be asked again (it has no side effects), and the UE
+ * is announced blocked for the nap (a library's poll was announced when it
+ * came in: hw_poll_idle_blocked). */
+static void nap(struct hw_job *j, int me, hw_cond_fn cond, void *arg, const struct hw_wait_desc *why, int announce) {
   struct hw_ue *u = hw_ue(j, me);
   volatile uint32_t *seq = (volatile uint32_t *)&u->doorbell_seq;
   uint32_t s = __atomic_load_n(seq, __ATOMIC_ACQUIRE);
   __atomic_store_n(&u->sleeping, 1, __ATOMIC_RELAXED);
   sleeper_fence(j); /* as in hw_wait_cond: a write after this point rings */
-  if (!cond(arg)) {
+  if (!(announce ? cond_or_blocked(cond, arg, why) : cond(arg))) {
     long ns = why ? BLOCKED_NAP_NS : NAP_NS;
     const struct timespec timeout = {ns / 1000000000L, ns % 1000000000L};
     struct sleep_record rec = {0, 0};
@@ -391,7 +412,7 @@ static void program_poll_idle(struct hw_job *j, int me, hw_cond_fn cond, void *a
   uint64_t now = hw_trace_monotonic_ns();
   if (!idle_stretch.program_since) idle_stretch.program_since = now;
   if (now - idle_stretch.program_since < PROGRAM_POLL_PATIENCE_NS) sched_yield();
-  else nap(j, me, cond, arg, NULL);
+  else nap(j, me, cond, arg, NULL, 0);
 }
 
 /* Whether no UE of the job but me is running (the others asleep, finished
@@ -426,7 +447,7 @@ static int poll_idle(struct hw_job *j, int me, hw_cond_fn cond, void *arg, const
    * poll would nap, never in the yields (48 UEs on 2 CPUs yield often). */
   if (n < spin + yield || (library && library_patient(j, me, now))) sched_yield();
   else if (library && program_poll && program_poll()) program_poll_idle(j, me, cond, arg);
-  else nap(j, me, cond, arg, why);
+  else nap(j, me, cond, arg, why, !library);
   return 0;
 }
 
@@ -449,11 +470,26 @@ static void poll_idle_since_last(struct hw_job *j, int me, hw_cond_fn cond, void
 }
 
 void hw_poll_idle(struct hw_job *j, int me, hw_cond_fn cond, void *arg) {
+  /* Model mode: the program's clock stands still until its next call (its
+   * loop back is counted then): announced blocked, so that UEs ahead do not
+   * wait for it to catch up one poll at a time. */
+  if (hw_vt_hooks && hw_vt_hooks->block_unless(cond, arg)) return;
   poll_idle_since_last(j, me, cond, arg, NULL, 0);
 }
 
 void hw_poll_idle_blocked(struct hw_job *j, int me, hw_cond_fn cond, void *arg, const struct hw_wait_desc *why) {
+  /* Model mode: the library's fruitless polls stop the UE's clock, so it is
+   * announced blocked at once (cond may not be asked twice: an announcement
+   * racing with a wake costs repeatability, not progress). */
+  if (hw_vt_hooks) hw_vt_hooks->block_unless(NULL, NULL);
   poll_idle_since_last(j, me, cond, arg, why, 1);
+}
+
+int hw_wake_sleeper(struct hw_job *j, int ue) {
+  struct hw_ue *u = hw_ue(j, ue);
+  if (__atomic_load_n(&u->state, __ATOMIC_ACQUIRE) != HW_UE_BLOCKED || u->wait.kind == HW_WAIT_VTIME) return 0;
+  futex_wake((volatile uint32_t *)(j->base + u->wait.futex_off), INT_MAX);
+  return 1;
 }
 
 void hw_ring_slow(struct hw_job *j, int ue) {

@@ -43,11 +43,20 @@ void hw_wake_word(volatile uint32_t *word);
 void hw_wait_change_asleep(struct hw_job *j, int me, volatile uint32_t *word, uint32_t old, volatile uint32_t *asleep,
                            const struct hw_wait_desc *why);
 void hw_wake_word_asleep(volatile uint32_t *word, volatile uint32_t *asleep);
+/* hw_wait_change_asleep that sleeps at most ns once: it returns when *word
+ * changed or the sleep timed out (the caller checks again). */
+void hw_wait_change_for(struct hw_job *j, int me, volatile uint32_t *word, uint32_t old, volatile uint32_t *asleep,
+                        long ns, const struct hw_wait_desc *why);
 
 /* The CPUs this process may run on (its affinity mask; at least 1). */
 int hw_usable_cpus(void);
 
 void hw_ring_slow(struct hw_job *j, int ue);
+
+/* Model mode: wake UE ue if it is asleep in a wait (not one for virtual
+ * time), on whatever word it sleeps, so that it checks its condition again;
+ * returns whether it was asleep. */
+int hw_wake_sleeper(struct hw_job *j, int ue);
 
 /* Polling calls: after a poll that found nothing done and moved nothing,
  * hw_poll_idle spends one unit of the wait budget (spin, then yield, then a
@@ -93,8 +102,23 @@ int hw_asym_fence_available(void);
 /* Register this UE for the asymmetric fence; returns 0 or -1. */
 int hw_asym_fence_register(void);
 
+/* Model mode: the timing layer's part in waits (set by it, NULL natively;
+ * docs/model.md "Contention").  A UE that blocks announces it, so that the
+ * others do not wait for its virtual time meanwhile, and a writer that may
+ * wake a UE says so before its doorbell rings.
+ *   block_unless(cond, arg): 1 if cond holds; else the UE is announced
+ *     blocked and 0 is returned (cond NULL: announced without a check).
+ *   woken(ue): called by hw_ring after the store that may wake ue.
+ * A wait for another UE's virtual time (HW_WAIT_VTIME) is not announced. */
+struct hw_vt_hooks {
+  int (*block_unless)(hw_cond_fn cond, void *arg);
+  void (*woken)(int ue);
+};
+extern const struct hw_vt_hooks *hw_vt_hooks;
+
 /* Call after storing into the MPB of UE `ue` (or anything it waits on). */
 static inline void hw_ring(struct hw_job *j, int ue) {
+  if (hw_vt_hooks) hw_vt_hooks->woken(ue);
   if (j->hdr->set.asym_fence) __atomic_signal_fence(__ATOMIC_SEQ_CST);
   else __atomic_thread_fence(__ATOMIC_SEQ_CST);
   if (__atomic_load_n(&hw_ue(j, ue)->sleeping, __ATOMIC_RELAXED)) hw_ring_slow(j, ue);

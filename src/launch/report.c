@@ -44,6 +44,9 @@ static void describe_wait(FILE *f, const struct hw_job *job, const struct hw_wai
     case HW_WAIT_MAILBOX_FULL: fprintf(f, "blocked in mailbox_send, waiting for %s to take the last mail", peer); break;
     case HW_WAIT_SVM_PAGE: fprintf(f, "blocked in an SVM page fault, waiting for the page from %s", peer); break;
     case HW_WAIT_MPI: fprintf(f, "waiting in MPI for a packet or a free EWS"); break;
+    case HW_WAIT_VTIME:
+      fprintf(f, "waiting for the virtual time of %s (the model's order of shared resources)", peer);
+      break;
     default: fprintf(f, "blocked in the runtime"); break;
   }
 }

@@ -65,6 +65,7 @@ int RCCE_barrier(RCCE_COMM *comm) {
   if (__atomic_fetch_add(count, 1, __ATOMIC_ACQ_REL) == (uint32_t)comm->size - 1) {
     __atomic_store_n(count, 0, __ATOMIC_RELAXED);
     __atomic_store_n(gen, g + 1, __ATOMIC_RELEASE);
+    timing_barrier_release(count, g, comm->member, comm->size);
     hw_wake_word_asleep(gen, asleep);
     timing_barrier_leave(count, g);
     return RCCE_SUCCESS;

@@ -13,8 +13,13 @@
  * put before the grant, single-copy): read there directly. */
 int rcce_peek_general(char *priv, size_t n, int src) {
   struct rcce_link l = rcce_basic_recv_link(src);
-  rcce_xfer_progress();
-  if (!rcce_xfer_unclaimed(&l, src)) return 1;
+  /* A polling call, as RCCE_recv_test: fruitless ones in a row spend the
+   * wait budget (hw/wait.h) and, in model mode, stop the clock until the
+   * next call (docs/model.md "Contention"). */
+  unsigned long p = rcce_xfer_poll_start();
+  int waiting = rcce_xfer_unclaimed(&l, src);
+  rcce_xfer_poll_end(p, waiting, &l);
+  if (!waiting) return 1;
   if (!rcce_link_has_header(&l))
     return rcce_error(RCCE_DEBUG_COMM, RCCE_ERROR_FLAG_UNDEFINED, "RCCE_peek",
                       "peeking needs the message size in the flag line: big flags, not -DSINGLEBITFLAGS");

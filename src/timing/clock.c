@@ -89,14 +89,15 @@ static uint64_t probe_overhead_ns(void) {
 
 /* The timing regions of the job (timing_shared.h), once: the hot paths use the pointers. */
 static int timing_lookup_regions(struct hw_job *job, int ue) {
-  const struct hw_region_entry *loads = hw_region_find(job, TIMING_LOADS_REGION);
   timing_g.clock = timing_clock_of(job, ue);
   timing_g.stamps = hw_region_base(job, TIMING_STAMPS_REGION);
   timing_g.vlogs = hw_region_base(job, TIMING_VLOG_REGION);
-  timing_g.loads = hw_region_base(job, TIMING_LOADS_REGION);
   timing_g.lock_free = hw_region_base(job, TIMING_LOCKS_REGION);
-  timing_g.n_resources = loads ? loads->count : 0;
-  return timing_g.clock && timing_g.stamps && timing_g.vlogs && loads && timing_g.lock_free ? 0 : -1;
+  timing_g.n_resources = timing_resource_count(timing_g.chip);
+  return timing_g.clock && timing_g.stamps && timing_g.vlogs && timing_g.lock_free &&
+                 hw_region_base(job, TIMING_FLOORS_REGION) && hw_region_ue(job, TIMING_WINDOWS_REGION, ue)
+             ? 0
+             : -1;
 }
 
 int timing_init(struct hw_job *job, int ue) {
@@ -168,8 +169,10 @@ static void trace_energy(struct timing_vclock *c, uint64_t t0, uint64_t t1, doub
 
 void timing_advance(uint64_t ps, enum timing_kind kind, enum timing_activity activity) {
   struct timing_vclock *c = timing_g.clock;
+  if (timing_floor_blocked) timing_contention_resume(); /* acting again, from where the clock stands */
   uint64_t t0 = c->now_ps;
   c->now_ps += ps;
+  if (c->now_ps >= timing_g.window_end_ps) timing_contention_cross();
   if (kind == TIMING_COMPUTE) c->compute_ps += ps;
   else if (kind == TIMING_COMM) c->comm_ps += ps;
   else c->wait_ps += ps;

@@ -1,31 +1,31 @@
 /* Contention at shared resources (docs/model.md "Contention"): memory
- * controllers, MPB ports and mesh links.  UEs run in host order, not in
- * virtual-time order, so one UE's busy-until time may lie far in another's
- * future; queueing is therefore taken from utilisation: every UE publishes,
- * per resource, the fraction of its virtual time it kept the resource busy
- * over the last window, and an access waits what an M/D/1 queue at the
- * other UEs' summed utilisation rho waits on average, rho / (2 (1 - rho))
- * service times.  A UE that waits longer uses resources less often, so a
- * saturated resource settles near its capacity.  The other UEs' utilisation
- * is read once per window and resource (a shared cache line each time). */
+ * controllers, MPB ports and mesh links.  Virtual time is cut into windows
+ * of lat_contention_window_ns.  Every UE adds up, per resource, how long
+ * its accesses kept it busy in the window they began in, and publishes the
+ * window when its clock leaves it.  An access in window k waits what an
+ * M/D/1 queue at the other UEs' summed utilisation rho of window
+ * k - TIMING_WINDOW_LAG waits on average, rho / (2 (1 - rho)) service
+ * times; that window is read once every other UE is past it (floor.c), so
+ * an access waits the same on every run, however the host interleaves the
+ * UEs.  A UE that waits longer uses resources less often, so a saturated
+ * resource settles near its capacity. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "timing_internal.h"
 
 #define RHO_MAX 0.99 /* keeps the wait finite at and beyond saturation */
-#define PPB 1e9      /* utilisation is published in parts per billion */
 
 static struct {
   int n_res, first_port, first_link;
-  double *busy_ps;       /* this window */
-  int64_t *published;    /* my share of each resource's sum, ppb */
-  int *active, n_active; /* resources used this window or published last time */
-  unsigned char *listed; /* whether a resource is in `active` */
-  double *others;        /* the other UEs' utilisation, as read in window `seen` */
-  uint32_t *seen, window;
-  uint64_t window_ps;
-  uint64_t window_start;
+  uint64_t window;             /* the window my clock is in */
+  uint64_t synced;             /* window + 1 once the others were past window - lag */
+  double *busy_ps;             /* in this window, per resource */
+  int *active, n_active;       /* resources used in it */
+  unsigned char *listed;       /* whether a resource is in `active` */
+  double *others;              /* the other UEs' utilisation of each resource, in window - lag ... */
+  uint64_t *seen;              /* ... as read in window seen - 1 */
+  uint64_t **peer;             /* every UE's windows (timing.windows) */
   int *tile_route, *tile_hops; /* links from my tile to every tile */
   int *mc_route, *mc_hops;     /* and to every memory controller's router */
   int max_hops;
@@ -37,76 +37,114 @@ static void route_table(int n, int *hops, int *route, const int *tx, const int *
     hops[i] = chip_xy_route(timing_g.chip, me.x, me.y, tx[i], ty[i], route + (size_t)i * cs.max_hops, cs.max_hops);
 }
 
-int timing_contention_init(void) {
+static int routes_init(void) {
   const struct chip_desc *c = timing_g.chip;
   int tiles = chip_num_tiles(c);
-  cs.n_res = (int)timing_g.n_resources;
-  cs.first_port = c->n_mc;
-  cs.first_link = c->n_mc + tiles;
-  cs.max_hops = c->tiles_x + c->tiles_y;
-  cs.busy_ps = calloc((size_t)cs.n_res, sizeof *cs.busy_ps);
-  cs.published = calloc((size_t)cs.n_res, sizeof *cs.published);
-  cs.active = calloc((size_t)cs.n_res, sizeof *cs.active);
-  cs.listed = calloc((size_t)cs.n_res, sizeof *cs.listed);
-  cs.others = calloc((size_t)cs.n_res, sizeof *cs.others);
-  cs.seen = calloc((size_t)cs.n_res, sizeof *cs.seen);
   cs.tile_route = malloc(sizeof(int) * (size_t)tiles * (size_t)cs.max_hops);
   cs.tile_hops = malloc(sizeof(int) * (size_t)tiles);
   cs.mc_route = malloc(sizeof(int) * (size_t)c->n_mc * (size_t)cs.max_hops);
   cs.mc_hops = malloc(sizeof(int) * (size_t)c->n_mc);
   int *tx = malloc(sizeof(int) * (size_t)(tiles + c->n_mc)), *ty = malloc(sizeof(int) * (size_t)(tiles + c->n_mc));
-  if (!cs.busy_ps || !cs.published || !cs.active || !cs.listed || !cs.others || !cs.seen || !cs.tile_route ||
-      !cs.tile_hops || !cs.mc_route || !cs.mc_hops || !tx || !ty) {
-    free(tx), free(ty);
-    return -1;
+  int ok = cs.tile_route && cs.tile_hops && cs.mc_route && cs.mc_hops && tx && ty;
+  if (ok) {
+    for (int t = 0; t < tiles; t++) tx[t] = t % c->tiles_x, ty[t] = t / c->tiles_x;
+    route_table(tiles, cs.tile_hops, cs.tile_route, tx, ty);
+    for (int m = 0; m < c->n_mc; m++) tx[m] = c->mc[m].tile_x, ty[m] = c->mc[m].tile_y;
+    route_table(c->n_mc, cs.mc_hops, cs.mc_route, tx, ty);
   }
-  for (int t = 0; t < tiles; t++) tx[t] = t % c->tiles_x, ty[t] = t / c->tiles_x;
-  route_table(tiles, cs.tile_hops, cs.tile_route, tx, ty);
-  for (int m = 0; m < c->n_mc; m++) tx[m] = c->mc[m].tile_x, ty[m] = c->mc[m].tile_y;
-  route_table(c->n_mc, cs.mc_hops, cs.mc_route, tx, ty);
   free(tx), free(ty);
-  cs.window_start = 0;
-  cs.window = 1; /* seen[] starts at 0: nothing read yet */
-  cs.window_ps = (uint64_t)(c->lat.contention_window_ns * 1000);
+  return ok ? 0 : -1;
+}
+
+int timing_contention_init(void) {
+  const struct chip_desc *c = timing_g.chip;
+  int nue = (int)timing_g.job->hdr->nue;
+  cs.n_res = (int)timing_g.n_resources;
+  cs.first_port = c->n_mc;
+  cs.first_link = c->n_mc + chip_num_tiles(c);
+  cs.max_hops = c->tiles_x + c->tiles_y;
+  cs.busy_ps = calloc((size_t)cs.n_res, sizeof *cs.busy_ps);
+  cs.active = calloc((size_t)cs.n_res, sizeof *cs.active);
+  cs.listed = calloc((size_t)cs.n_res, sizeof *cs.listed);
+  cs.others = calloc((size_t)cs.n_res, sizeof *cs.others);
+  cs.seen = calloc((size_t)cs.n_res, sizeof *cs.seen);
+  cs.peer = calloc((size_t)nue, sizeof *cs.peer);
+  if (!cs.busy_ps || !cs.active || !cs.listed || !cs.others || !cs.seen || !cs.peer || routes_init() != 0) return -1;
+  for (int u = 0; u < nue; u++) cs.peer[u] = hw_region_ue(timing_g.job, TIMING_WINDOWS_REGION, u);
+  timing_g.windows = cs.peer[timing_g.ue];
+  timing_g.window_ps = (uint64_t)(c->lat.contention_window_ns * 1000);
+  cs.window = timing_g.clock->now_ps / timing_g.window_ps;
+  timing_g.window_end_ps = (cs.window + 1) * timing_g.window_ps;
+  cs.synced = 0;
+  timing_floor_init(cs.window);
   return 0;
 }
 
-/* Publish this window's utilisation (and withdraw that of resources left
- * alone); only resources used lately are visited. */
-static void publish(uint64_t now) {
-  double span = (double)(now - cs.window_start);
-  int kept = 0;
-  for (int i = 0; i < cs.n_active; i++) {
-    int r = cs.active[i];
-    int64_t share = span > 0 ? (int64_t)(cs.busy_ps[r] / span * PPB) : 0;
-    if (share != cs.published[r]) __atomic_fetch_add(&timing_g.loads[r], share - cs.published[r], __ATOMIC_RELAXED);
-    cs.published[r] = share;
-    cs.busy_ps[r] = 0;
-    if (share) cs.active[kept++] = r; /* to be withdrawn when left alone */
-    else cs.listed[r] = 0;
-  }
-  cs.n_active = kept;
-  cs.window_start = now;
-  cs.window++;
+/* Publish my busy time in the window my clock is in, so far (a slot per
+ * window, timing_shared.h; the tag last, so a reader sees a whole window or
+ * none): when the clock leaves it, and before I am announced blocked (the
+ * others may then read it). */
+void timing_contention_publish(void) {
+  if (!cs.n_active) return;
+  uint64_t *slot = timing_g.windows + (cs.window % TIMING_WINDOW_SLOTS) * (uint64_t)(1 + cs.n_res);
+  __atomic_store_n(&slot[0], 0, __ATOMIC_RELAXED);
+  __atomic_thread_fence(__ATOMIC_RELEASE);
+  for (int r = 0; r < cs.n_res; r++)
+    __atomic_store_n(&slot[1 + r], cs.listed[r] ? (uint64_t)(cs.busy_ps[r] + 0.5) : 0, __ATOMIC_RELAXED);
+  __atomic_store_n(&slot[0], cs.window + 1, __ATOMIC_RELEASE);
+}
+
+void timing_contention_cross(void) {
+  timing_contention_publish();
+  for (int i = 0; i < cs.n_active; i++) cs.busy_ps[cs.active[i]] = 0, cs.listed[cs.active[i]] = 0;
+  cs.n_active = 0;
+  cs.window = timing_g.clock->now_ps / timing_g.window_ps;
+  timing_g.window_end_ps = (cs.window + 1) * timing_g.window_ps;
+  timing_floor_at(cs.window);
+}
+
+void timing_contention_resume(void) {
+  if (timing_g.clock->now_ps >= timing_g.window_end_ps) timing_contention_cross();
+  else timing_floor_at(cs.window);
 }
 
 void timing_contention_finalize(void) {
-  for (int r = 0; r < cs.n_res; r++)
-    if (cs.published[r]) __atomic_fetch_add(&timing_g.loads[r], -cs.published[r], __ATOMIC_RELAXED);
-  free(cs.others), free(cs.seen), free(cs.active), free(cs.listed), free(cs.busy_ps), free(cs.published),
+  timing_contention_publish();
+  timing_floor_finalize();
+  free(cs.others), free(cs.seen), free(cs.active), free(cs.listed), free(cs.busy_ps), free(cs.peer),
       free(cs.tile_route), free(cs.tile_hops), free(cs.mc_route), free(cs.mc_hops);
   memset(&cs, 0, sizeof cs);
 }
 
+/* The other UEs' summed utilisation of resource r in window `window`, which
+ * they are all past. */
+static double others_utilisation(int r, uint64_t window) {
+  uint64_t busy = 0, stride = (uint64_t)(1 + cs.n_res);
+  for (int u = 0; u < (int)timing_g.job->hdr->nue; u++) {
+    if (u == timing_g.ue) continue;
+    const uint64_t *slot = cs.peer[u] + (window % TIMING_WINDOW_SLOTS) * stride;
+    if (__atomic_load_n(&slot[0], __ATOMIC_ACQUIRE) == window + 1)
+      busy += __atomic_load_n(&slot[1 + r], __ATOMIC_RELAXED);
+  }
+  return (double)busy / (double)timing_g.window_ps;
+}
+
 /* n uses of resource r, service_ps each: the expected queueing delay. */
 static double use(int r, double service_ps, double n) {
-  uint64_t now = timing_g.clock->now_ps;
-  if (now - cs.window_start >= cs.window_ps) publish(now);
+  if (timing_floor_blocked || timing_g.clock->now_ps >= timing_g.window_end_ps) timing_contention_resume();
   cs.busy_ps[r] += service_ps * n;
   if (!cs.listed[r]) cs.listed[r] = 1, cs.active[cs.n_active++] = r;
-  if (cs.seen[r] != cs.window) {
-    cs.seen[r] = cs.window;
-    cs.others[r] = (double)(__atomic_load_n(&timing_g.loads[r], __ATOMIC_RELAXED) - cs.published[r]) / PPB;
+  if (cs.seen[r] != cs.window + 1) {
+    cs.seen[r] = cs.window + 1;
+    cs.others[r] = 0;
+    if (cs.window >= TIMING_WINDOW_LAG) {
+      uint64_t read = cs.window - TIMING_WINDOW_LAG;
+      if (cs.synced != cs.window + 1) {
+        timing_floor_wait(read + 1);
+        cs.synced = cs.window + 1;
+      }
+      cs.others[r] = others_utilisation(r, read);
+    }
   }
   double rho = cs.others[r];
   if (rho <= 0) return 0;

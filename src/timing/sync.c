@@ -49,6 +49,7 @@ void timing_flag_write(const volatile void *word, int slot, uint32_t value) {
   charge_lines(owner, 1, line_cycles(1)[owner], 0);
   __atomic_store_n(timing_stamp(owner, line, (uint64_t)slot), timing_stamp_pack(timing_g.clock->now_ps, value),
                    __ATOMIC_RELEASE);
+  timing_floor_stamped(timing_g.clock->now_ps);
 }
 
 void timing_flag_seen(const volatile void *word, int slot, uint32_t value) {
@@ -120,6 +121,10 @@ void timing_barrier_arrive(const volatile void *line, uint32_t gen) {
   timing_charge(timing_g.chip->time.sw_step_cycles);
   timing_charge_stall(line_cycles(0)[owner] + line_cycles(1)[owner]);
   stamp_max(barrier_slot(line, gen), timing_g.clock->now_ps);
+}
+
+void timing_barrier_release(const volatile void *line, uint32_t gen, const int *ues, int n) {
+  if (timing_enabled) timing_floor_release(ues, n, __atomic_load_n(barrier_slot(line, gen), __ATOMIC_ACQUIRE));
 }
 
 void timing_barrier_leave(const volatile void *line, uint32_t gen) {

@@ -90,8 +90,10 @@ void timing_bulk_transfer(int sender_core, int buffer_core, size_t size, size_t 
 
 /* A barrier whose counter lives in the MPB line at `line`, generation `gen`:
  * every member arrives (before counting itself in) and leaves at the latest
- * arrival. */
+ * arrival; the last to count in releases the others (the n UEs ues), after
+ * storing the new generation. */
 void timing_barrier_arrive(const volatile void *line, uint32_t gen);
+void timing_barrier_release(const volatile void *line, uint32_t gen, const int *ues, int n);
 void timing_barrier_leave(const volatile void *line, uint32_t gen);
 
 /* Test-and-set register of `core`: one access; acquired (wait for the last

@@ -16,9 +16,12 @@ struct timing_state {
   struct timing_vclock *clock;
   _Atomic uint64_t *stamps;
   struct timing_vlog *vlogs;
-  _Atomic int64_t *loads;
+  struct timing_floor *floors; /* the job's (floor.c) */
+  uint64_t *windows;           /* my windows of busy time (contention.c) */
   _Atomic uint64_t *lock_free; /* per core: release time of its test-and-set register */
   uint64_t n_resources;
+  uint64_t window_ps;     /* a contention window */
+  uint64_t window_end_ps; /* the end of the window the clock is in */
   int ue, core, tile, domain;
   int depth;                /* nesting of runtime calls */
   int host_clock;           /* clockid_t measuring the UE's computation */
@@ -93,6 +96,19 @@ static inline void timing_charge(double cycles) {
 static inline void timing_charge_stall(double cycles) {
   timing_advance((uint64_t)(cycles * timing_ps_per_cycle() + 0.5), TIMING_COMM, TIMING_STALLED);
 }
+/* Virtual-time order (floor.c): set up (my clock in `window`) and leave;
+ * my floor is at a window (the clock's; timing_floor_blocked: I was
+ * announced blocked since); a flag's stamp written (the next ring lowers
+ * the woken UE's floor to it); a barrier released at t_ps to its n members;
+ * wait until every other UE is past window - 1. */
+void timing_floor_init(uint64_t window);
+void timing_floor_finalize(void);
+extern int timing_floor_blocked;
+void timing_floor_at(uint64_t window);
+void timing_floor_stamped(uint64_t ps);
+void timing_floor_release(const int *ues, int n, uint64_t t_ps);
+void timing_floor_wait(uint64_t window);
+
 /* Wait until virtual time t (no-op when the clock is already there). */
 static inline void timing_wait_until(uint64_t t) {
   if (t > timing_g.clock->now_ps) timing_advance(t - timing_g.clock->now_ps, TIMING_WAIT, TIMING_POLLING);
@@ -103,6 +119,12 @@ static inline void timing_wait_until(uint64_t t) {
  * port and the links there) or of accesses through memory controller mc. */
 int timing_contention_init(void);
 void timing_contention_finalize(void);
+/* The clock has left the window it was in: publish it (timing_advance);
+ * a UE announced blocked acts again: its floor back at its window. */
+void timing_contention_cross(void);
+void timing_contention_resume(void);
+/* Publish my busy time in the present window so far (before blocking). */
+void timing_contention_publish(void);
 double timing_mpb_queue_ps(int owner_core, double lines);
 double timing_mc_queue_ps(int mc, double accesses);
 /* The DDR3 latency of one access through controller mc from this core, in

@@ -10,9 +10,12 @@ static uint64_t stamp_count(const struct hw_job_params *p) {
 static uint64_t vlog_count(const struct hw_job_params *p) {
   return p->set.model ? (uint64_t)chip_num_voltage_domains(&p->chip) : 0;
 }
-/* Model mode only: memory controllers, MPB ports (one per tile), mesh links (contention.c). */
-static uint64_t load_count(const struct hw_job_params *p) {
-  return p->set.model ? (uint64_t)(p->chip.n_mc + chip_num_tiles(&p->chip) + chip_num_links(&p->chip)) : 0;
+/* Model mode only: a floor per UE and the count of lowerings (floor.c). */
+static uint64_t floor_count(const struct hw_job_params *p) { return p->set.model ? (uint64_t)p->nue + 1 : 0; }
+
+/* Model mode only: per UE, its windows of busy time per shared resource (contention.c). */
+static uint64_t window_words(const struct hw_job_params *p) {
+  return p->set.model ? TIMING_WINDOW_SLOTS * (1 + timing_resource_count(&p->chip)) : 0;
 }
 
 /* Model mode only: one release time per test-and-set register (one per core). */
@@ -26,7 +29,9 @@ HW_REGION_DECLARE(timing_stamps, TIMING_STAMPS_REGION, TIMING_STAMPS_VERSION, HW
                   stamp_count)
 HW_REGION_DECLARE(timing_vlog, TIMING_VLOG_REGION, TIMING_VLOG_VERSION, HW_REGION_PER_JOB, sizeof(struct timing_vlog),
                   vlog_count)
-HW_REGION_DECLARE(timing_loads, TIMING_LOADS_REGION, TIMING_LOADS_VERSION, HW_REGION_PER_JOB, sizeof(int64_t),
-                  load_count)
+HW_REGION_DECLARE(timing_floors, TIMING_FLOORS_REGION, TIMING_FLOORS_VERSION, HW_REGION_PER_JOB,
+                  sizeof(struct timing_floor), floor_count)
+HW_REGION_DECLARE(timing_windows, TIMING_WINDOWS_REGION, TIMING_WINDOWS_VERSION, HW_REGION_PER_UE, sizeof(uint64_t),
+                  window_words)
 HW_REGION_DECLARE(timing_locks, TIMING_LOCKS_REGION, TIMING_LOCKS_VERSION, HW_REGION_PER_JOB, sizeof(uint64_t),
                   lock_count)

@@ -4,7 +4,8 @@
  *   timing.clock   per UE   the UE's virtual clock and its core's energy
  *   timing.stamps  per job  model mode: a time stamp per bit of every MPB line
  *   timing.vlog    per job  model mode: the voltage levels and clock dividers of every domain
- *   timing.loads   per job  model mode: the summed load of every shared resource
+ *   timing.floors  per job  model mode: how far each UE has got in virtual time (floor.c)
+ *   timing.windows per UE   model mode: the UE's busy time at every shared resource, per window
  *   timing.locks   per job  model mode: when each core's test-and-set register was last released
  * The model-only regions have no units when the model is off.
  */
@@ -23,8 +24,10 @@
 #define TIMING_STAMPS_VERSION 1
 #define TIMING_VLOG_REGION "timing.vlog"
 #define TIMING_VLOG_VERSION 2
-#define TIMING_LOADS_REGION "timing.loads"
-#define TIMING_LOADS_VERSION 1
+#define TIMING_FLOORS_REGION "timing.floors"
+#define TIMING_FLOORS_VERSION 1
+#define TIMING_WINDOWS_REGION "timing.windows"
+#define TIMING_WINDOWS_VERSION 1
 #define TIMING_LOCKS_REGION "timing.locks"
 #define TIMING_LOCKS_VERSION 1
 
@@ -72,6 +75,34 @@ static inline void timing_vlog_state(const struct timing_vlog *log, uint64_t t, 
   for (int i = 0; i < n && log->e[i].t_ps <= t; i++) *vlevel = log->e[i].vlevel, *divider = log->e[i].divider;
 }
 
+/* Model mode: a UE's floor, the first contention window it may still add
+ * busy time to (floor.c: the word's state, window and count of changes),
+ * on a host cache line of its own.  The job has one per UE and one more,
+ * whose word counts the floors other UEs lowered (waking a blocked UE). */
+struct timing_floor {
+  _Atomic uint64_t word;
+  _Atomic uint32_t seq;     /* bumped when the word rises to `wanted` */
+  _Atomic uint32_t waiters; /* UEs asleep until it does */
+  _Atomic uint64_t wanted;  /* the lowest window a UE asleep waits for (all ones: none) */
+  uint64_t pad[5];
+};
+
+/* Model mode: the windows of busy time a UE keeps for the others to read
+ * (contention.c): TIMING_WINDOW_SLOTS slots, slot k % TIMING_WINDOW_SLOTS
+ * holding window k's tag (k + 1; 0 for none) and then the picoseconds the
+ * UE kept each shared resource busy in it.  Window k is read in window
+ * k + TIMING_WINDOW_LAG, once every UE is past it; twice the lag in slots
+ * leaves a slot alone until its readers are done (docs/model.md
+ * "Contention"). */
+#define TIMING_WINDOW_LAG 4
+#define TIMING_WINDOW_SLOTS (2 * TIMING_WINDOW_LAG)
+
+/* Shared resources of the contention model: memory controllers, MPB ports
+ * (one per tile), mesh links. */
+static inline uint64_t timing_resource_count(const struct chip_desc *c) {
+  return (uint64_t)(c->n_mc + chip_num_tiles(c) + chip_num_links(c));
+}
+
 /* Lookups by name, for the launcher and tests (the UE's timing layer keeps
  * the pointers it looked up at timing_init). */
 static inline struct timing_vclock *timing_clock_of(const struct hw_job *j, int ue) {
@@ -89,9 +120,6 @@ static inline int timing_domain_state(const struct hw_job *j, int domain, uint64
   *divider = j->hdr->set.initial_divider;
   timing_vlog_state(log, t, vlevel, divider);
   return !__atomic_load_n(&log->full, __ATOMIC_ACQUIRE);
-}
-static inline _Atomic int64_t *timing_load_of(const struct hw_job *j, uint64_t resource) {
-  return (_Atomic int64_t *)hw_region_base(j, TIMING_LOADS_REGION) + resource;
 }
 /* The virtual time core's test-and-set register was last released. */
 static inline _Atomic uint64_t *timing_lock_free_of(const struct hw_job *j, int core) {

@@ -96,44 +96,59 @@ static void test_mpb_copy_by_distance(void) {
   stop();
 }
 
-/* The others' utilisation is read once per window: move to the next one. */
-static void next_window(void) {
-  timing_advance((uint64_t)(chip()->lat.contention_window_ns * 1000) + 1, TIMING_COMM, TIMING_STALLED);
+static uint64_t window_ps(void) { return (uint64_t)(chip()->lat.contention_window_ns * 1000); }
+
+/* Move the clock to the start of contention window w. */
+static void to_window(uint64_t w) { timing_advance(w * window_ps() - now(), TIMING_COMM, TIMING_STALLED); }
+
+/* UE `ue`'s published busy time of resource r in window w (its slot, timing_shared.h). */
+static uint64_t *busy_of(int ue, uint64_t w, uint64_t r) {
+  uint64_t *slot = (uint64_t *)hw_region_ue(&job, TIMING_WINDOWS_REGION, ue) +
+                   (w % TIMING_WINDOW_SLOTS) * (1 + timing_resource_count(chip()));
+  if (slot[0] != w + 1) {
+    memset(slot, 0, (1 + timing_resource_count(chip())) * sizeof *slot);
+    slot[0] = w + 1;
+  }
+  return &slot[1 + r];
 }
 
 /* Contention: an access waits what an M/D/1 queue at the other UEs'
- * utilisation waits, rho / (2 (1 - rho)) services; saturation is capped. */
+ * utilisation waits, rho / (2 (1 - rho)) services; saturation is capped.
+ * The others' window w counts in window w + TIMING_WINDOW_LAG. */
 static void test_contention_queueing(void) {
   start(2);
   double service = chip()->lat.mc_service_ns * 1000;
-  CHECK(timing_mc_queue_ps(0, 1) == 0);                                            /* nobody else */
-  __atomic_store_n(timing_load_of(&job, 0), (int64_t)500000000, __ATOMIC_RELAXED); /* rho 0.5 on MC0 */
-  CHECK(timing_mc_queue_ps(0, 1) == 0);                                            /* not before the next window */
-  next_window();
+  CHECK(timing_mc_queue_ps(0, 1) == 0); /* nobody else */
+  *busy_of(1, 1, 0) = window_ps() / 2;  /* UE 1: rho 0.5 on MC0 in window 1 */
+  to_window(TIMING_WINDOW_LAG);
+  CHECK(timing_mc_queue_ps(0, 1) == 0); /* not before window 1 + lag */
+  to_window(1 + TIMING_WINDOW_LAG);
   CHECK(fabs(timing_mc_queue_ps(0, 1) - service * 0.5) < 1e-6);
   CHECK(fabs(timing_mc_queue_ps(0, 4) - 4 * service * 0.5) < 1e-6);
-  __atomic_store_n(timing_load_of(&job, 0), (int64_t)3000000000, __ATOMIC_RELAXED); /* overloaded */
-  next_window();
+  *busy_of(1, 2, 0) = 3 * window_ps(); /* overloaded */
+  to_window(2 + TIMING_WINDOW_LAG);
   CHECK(fabs(timing_mc_queue_ps(0, 1) - service * 0.99 / 0.02) < 1e-3);
   /* Links count too: MC1 sits at tile (5,0), five hops east of core 0. */
   int links[16];
   CHECK_EQ(chip_xy_route(chip(), 0, 0, 5, 0, links, 16), 5);
-  int first_link = chip()->n_mc + chip_num_tiles(chip());
-  __atomic_store_n(timing_load_of(&job, 0), 0, __ATOMIC_RELAXED);
-  __atomic_store_n(timing_load_of(&job, (uint64_t)(first_link + links[4])), (int64_t)500000000, __ATOMIC_RELAXED);
-  next_window();
+  uint64_t first_link = (uint64_t)(chip()->n_mc + chip_num_tiles(chip()));
+  *busy_of(1, 3, first_link + (uint64_t)links[4]) = window_ps() / 2;
+  to_window(3 + TIMING_WINDOW_LAG);
   double link_service = chip()->lat.link_service_cycles * 1e6 / chip()->mesh_mhz;
   CHECK(fabs(timing_mc_queue_ps(1, 1) - link_service * 0.5) < 1e-6);
-  /* My own use is published after a window and then excluded from what I wait for. */
-  for (int i = 0; i < 1000; i++) {
-    timing_mc_queue_ps(2, 1);
-    timing_advance(20000, TIMING_COMM, TIMING_STALLED);
-  }
-  CHECK(__atomic_load_n(timing_load_of(&job, 2), __ATOMIC_RELAXED) > 0);
+  /* My own use is published when my clock leaves the window, for the others only. */
+  uint64_t w = 4 + TIMING_WINDOW_LAG;
+  to_window(w);
+  for (int i = 0; i < 10; i++) timing_mc_queue_ps(2, 1);
   CHECK(timing_mc_queue_ps(2, 1) == 0);
-  timing_finalize();
-  CHECK_EQ(__atomic_load_n(timing_load_of(&job, 2), __ATOMIC_RELAXED), 0); /* withdrawn at the end */
-  hw_job_detach(&job);
+  to_window(w + 1);
+  const uint64_t *slot = (const uint64_t *)hw_region_ue(&job, TIMING_WINDOWS_REGION, 0) +
+                         (w % TIMING_WINDOW_SLOTS) * (1 + timing_resource_count(chip()));
+  CHECK_EQ(slot[0], w + 1);
+  CHECK(fabs((double)slot[1 + 2] - 11 * service) <= 1);
+  to_window(w + TIMING_WINDOW_LAG);
+  CHECK(timing_mc_queue_ps(2, 1) == 0);
+  stop();
 }
 
 /* Shared-memory pages are dealt to the controllers in turn. */

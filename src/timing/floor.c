@@ -1,0 +1,201 @@
+/* Virtual-time order for the shared resources (docs/model.md "Contention").
+ *
+ * An access's queueing depends on the other UEs' busy time in an earlier
+ * window (contention.c), which must be final when it is read, however the
+ * host interleaves the UEs.  So every UE publishes its floor: the first
+ * window it may still add busy time to.  A running UE's floor is its
+ * clock's window (raised as the clock crosses windows); a UE blocked in a
+ * wait has none (its clock stands still, and it will go on from the stamp
+ * of the write that wakes it); a UE that has not started or has finished
+ * never adds any.  A UE that wants window k's data waits until every other
+ * floor is past k (timing_floor_wait): conservative synchronisation of a
+ * parallel discrete-event simulation, the lag as lookahead
+ * ([CHANDY-MISRA-1979], docs/references.md).
+ *
+ * The in-flight wake.  A writer may wake a blocked UE with a stamp s from
+ * before its own floor's later rises; the woken UE goes on from s.  So the
+ * writer gives the blocked UE a floor, s's window (woken), before its
+ * doorbell rings (hw_ring -> woken), and counts it: a reader takes its
+ * snapshot of the floors between two equal counts.  A UE announces itself
+ * blocked with a compare-and-swap from the word it read before its last
+ * check of the condition; every write that may wake it changes the word's
+ * count of changes, so a write in between fails the swap and the condition
+ * is checked again.  A floor given for a write the UE did not wait for is
+ * taken back when it sleeps again (it is rung, or woken by a UE waiting
+ * for it: timing_floor_wait).  A running UE's floor is its clock's window
+ * whatever it is sent.
+ *
+ * A floor word: state (3 bits), window (45 bits), changes (16 bits). */
+#include "../hw/wait.h"
+#include "timing_internal.h"
+
+enum {
+  FLOOR_ABSENT = 0,  /* not started (or a spare UE): adds nothing */
+  FLOOR_AT = 1,      /* running, its clock in the window */
+  FLOOR_BLOCKED = 2, /* blocked, not woken since */
+  FLOOR_WOKEN = 3,   /* blocked, and a write that may wake it came from the window on */
+  FLOOR_DONE = 4,    /* finished */
+};
+#define WINDOW_MASK ((1ULL << 45) - 1)
+#define KICK_AGAIN_NS 1000000L /* a waiter for a floor wakes its asleep holder again after this */
+
+static uint64_t floor_word(int state, uint64_t window, uint64_t changes) {
+  return (uint64_t)state << 61 | (window & WINDOW_MASK) << 16 | (changes & 0xffffu);
+}
+static int floor_state(uint64_t w) { return (int)(w >> 61); }
+static uint64_t floor_window(uint64_t w) { return w >> 16 & WINDOW_MASK; }
+static uint64_t floor_changes(uint64_t w) { return w & 0xffffu; }
+
+int timing_floor_blocked;
+static uint64_t pending_wake_ps = UINT64_MAX; /* the earliest stamp written since the last ring */
+
+static struct timing_floor *floor_of(int ue) { return &timing_g.floors[ue]; }
+static _Atomic uint64_t *lowerings(void) { return &timing_g.floors[timing_g.job->hdr->nue].word; }
+
+static uint64_t window_of(uint64_t ps) { return ps / timing_g.window_ps; }
+
+/* Whether a floor word is past `window` for the others (floor_wait). */
+static int word_past(uint64_t v, uint64_t window) {
+  int state = floor_state(v);
+  return (state != FLOOR_AT && state != FLOOR_WOKEN) || floor_window(v) >= window;
+}
+
+/* My floor rose to v: wake the UEs asleep until it got where they wanted
+ * (only then: a floor rises every window, and 47 UEs woken each time cost
+ * more than the model).  Those that want more want it again. */
+static void risen(struct timing_floor *f, uint64_t v) {
+  if (!word_past(v, __atomic_load_n(&f->wanted, __ATOMIC_SEQ_CST))) return;
+  /* Every wish made before the exchange is woken below (a smaller one made
+   * since the load included: v is past it too). */
+  __atomic_exchange_n(&f->wanted, UINT64_MAX, __ATOMIC_SEQ_CST);
+  __atomic_fetch_add(&f->seq, 1, __ATOMIC_SEQ_CST);
+  hw_wake_word_asleep((volatile uint32_t *)&f->seq, (volatile uint32_t *)&f->waiters);
+}
+
+/* My floor becomes `state` at `window` (a count of changes kept across). */
+static void set_mine(int state, uint64_t window) {
+  struct timing_floor *f = floor_of(timing_g.ue);
+  uint64_t v = __atomic_load_n(&f->word, __ATOMIC_RELAXED), n;
+  do n = floor_word(state, window, floor_changes(v) + 1);
+  while (!__atomic_compare_exchange_n(&f->word, &v, n, 0, __ATOMIC_SEQ_CST, __ATOMIC_RELAXED));
+  risen(f, n);
+}
+
+void timing_floor_at(uint64_t window) {
+  timing_floor_blocked = 0;
+  set_mine(FLOOR_AT, window);
+}
+
+/* A write that may wake ue came from `window` on: a blocked ue gets that
+ * floor (woken); counted when a floor fell. */
+static void lower(int ue, uint64_t window) {
+  struct timing_floor *f = floor_of(ue);
+  uint64_t v = __atomic_load_n(&f->word, __ATOMIC_SEQ_CST), n;
+  int fell;
+  do {
+    int state = floor_state(v);
+    if (state == FLOOR_ABSENT || state == FLOOR_DONE) return;
+    fell = state == FLOOR_BLOCKED || (state == FLOOR_WOKEN && floor_window(v) > window);
+    /* Always a new word, even when the floor stays: a UE announcing itself
+     * blocked must see that a write came after its check. */
+    n = floor_word(state == FLOOR_AT ? FLOOR_AT : FLOOR_WOKEN, fell ? window : floor_window(v), floor_changes(v) + 1);
+  } while (!__atomic_compare_exchange_n(&f->word, &v, n, 0, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST));
+  if (fell) __atomic_fetch_add(lowerings(), 1, __ATOMIC_SEQ_CST);
+}
+
+void timing_floor_stamped(uint64_t ps) {
+  if (ps < pending_wake_ps) pending_wake_ps = ps;
+}
+
+/* hw_ring's hook: the write just stored may wake ue, from its stamp on. */
+static void woken(int ue) {
+  if (!timing_enabled || ue == timing_g.ue) return;
+  uint64_t t = pending_wake_ps < timing_g.clock->now_ps ? pending_wake_ps : timing_g.clock->now_ps;
+  pending_wake_ps = UINT64_MAX;
+  lower(ue, window_of(t));
+}
+
+void timing_floor_release(const int *ues, int n, uint64_t t_ps) {
+  for (int i = 0; i < n; i++)
+    if (ues[i] != timing_g.ue) lower(ues[i], window_of(t_ps));
+}
+
+/* hw's hook: announce me blocked unless cond holds (the protocol above). */
+static int block_unless(hw_cond_fn cond, void *arg) {
+  if (!timing_enabled) return cond ? cond(arg) : 0;
+  struct timing_floor *f = floor_of(timing_g.ue);
+  for (;;) {
+    uint64_t v = __atomic_load_n(&f->word, __ATOMIC_SEQ_CST);
+    if (cond && cond(arg)) return 1;
+    if (floor_state(v) == FLOOR_BLOCKED) {
+      timing_floor_blocked = 1;
+      return 0;
+    }
+    /* Blocked, I am past my window for the others: they may read it. */
+    timing_contention_publish();
+    uint64_t n = floor_word(FLOOR_BLOCKED, 0, floor_changes(v) + 1);
+    if (__atomic_compare_exchange_n(&f->word, &v, n, 0, __ATOMIC_SEQ_CST, __ATOMIC_RELAXED)) {
+      timing_floor_blocked = 1;
+      risen(f, n);
+      return 0;
+    }
+    if (!cond) return 0; /* a wake came: not blocked after all */
+  }
+}
+
+static const struct hw_vt_hooks hooks = {block_unless, woken};
+
+void timing_floor_init(uint64_t window) {
+  timing_g.floors = hw_region_base(timing_g.job, TIMING_FLOORS_REGION);
+  pending_wake_ps = UINT64_MAX;
+  timing_floor_at(window);
+  hw_vt_hooks = &hooks;
+}
+
+void timing_floor_finalize(void) {
+  hw_vt_hooks = NULL;
+  timing_floor_blocked = 0;
+  set_mine(FLOOR_DONE, 0);
+}
+
+/* Whether ue adds no more busy time to windows before `window`. */
+static int past(int ue, uint64_t window) {
+  return word_past(__atomic_load_n(&floor_of(ue)->word, __ATOMIC_SEQ_CST), window);
+}
+
+/* Ask u to wake me when its floor is past `window` (risen). */
+static void want(struct timing_floor *f, uint64_t window) {
+  uint64_t w = __atomic_load_n(&f->wanted, __ATOMIC_SEQ_CST);
+  while (window < w && !__atomic_compare_exchange_n(&f->wanted, &w, window, 0, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST)) {}
+}
+
+/* The first UE (not me) whose floor is before `window`, or -1. */
+static int holder(uint64_t window) {
+  for (int u = 0; u < (int)timing_g.job->hdr->nue; u++)
+    if (u != timing_g.ue && !past(u, window)) return u;
+  return -1;
+}
+
+void timing_floor_wait(uint64_t window) {
+  for (;;) {
+    uint64_t count = __atomic_load_n(lowerings(), __ATOMIC_SEQ_CST);
+    int u = holder(window);
+    if (u < 0) {
+      /* No floor was lowered while they were read: the snapshot holds. */
+      if (__atomic_load_n(lowerings(), __ATOMIC_SEQ_CST) == count) return;
+      continue;
+    }
+    struct timing_floor *f = floor_of(u);
+    want(f, window);
+    uint32_t seq = __atomic_load_n(&f->seq, __ATOMIC_SEQ_CST);
+    if (past(u, window)) continue;
+    /* Asleep with a floor: given one by a write it does not wait for that
+     * did not ring it (it sleeps on another word, e.g. a barrier's).  Woken,
+     * it announces itself blocked again; the kick may come just before it
+     * sleeps, so this wait is bounded and kicks again. */
+    hw_wake_sleeper(timing_g.job, u);
+    struct hw_wait_desc why = {.kind = HW_WAIT_VTIME, .peer = u};
+    hw_wait_change_for(timing_g.job, timing_g.ue, (volatile uint32_t *)&f->seq, seq, (volatile uint32_t *)&f->waiters,
+                       KICK_AGAIN_NS, &why);
+  }
+}
