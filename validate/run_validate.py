@@ -461,12 +461,12 @@ RCKMPI_RATIOS = {"sendrecv 16 KB round trip": 6.25, "gather 16 KB": 2.6, "scatte
 RCKMPI_ROUNDS_GAP = ("the model's cost per round of RCKMPI's channel code is below the paper's, which gives no "
                      "figure for it; the copies outweigh the rounds (docs/model.md)")
 RCKMPI_GAPS = {"sendrecv 16 KB round trip": RCKMPI_ROUNDS_GAP, "scatter, largest over the sizes": RCKMPI_ROUNDS_GAP,
-               "bcast 256 KB": "moves between 1.6 and 2.6 from run to run with the host's interleaving of the 48 "
-                               "ranks (contention is not yet arbitrated in virtual-time order)",
+               "bcast 256 KB": "moves between 1.6 and 2.7 from run to run with the host's interleaving of the 48 "
+                               "ranks (the provider serves its peers in host order)",
                "gather 16 KB": "moves between 1.8 and 2.4 from run to run with the host's interleaving of the 48 "
-                               "ranks (contention is not yet arbitrated in virtual-time order)"}
+                               "ranks (the provider serves its peers in host order)"}
 # Synchronized runs per latency: one run's latency varies by up to ±25 % (how the 48 ranks' rounds
-# interleave on the host decides which destinations share a sender's gEWS, and contention), their
+# interleave on the host decides which destinations share a sender's gEWS), their
 # mean over 8 by about 1 % between jobs.
 SKAMPI_REPS = 8
 # Figs. 7-8's buffer sizes (bytes): SKaMPI 5's Scatter-length/Gather-length series, MPI_INT counts
