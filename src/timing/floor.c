@@ -25,26 +25,11 @@
  * for it: timing_floor_wait).  A running UE's floor is its clock's window
  * whatever it is sent.
  *
- * A floor word: state (3 bits), window (45 bits), changes (16 bits). */
+ * A floor word (timing_shared.h): state, window, count of changes. */
 #include "../hw/wait.h"
 #include "timing_internal.h"
 
-enum {
-  FLOOR_ABSENT = 0,  /* not started (or a spare UE): adds nothing */
-  FLOOR_AT = 1,      /* running, its clock in the window */
-  FLOOR_BLOCKED = 2, /* blocked, not woken since */
-  FLOOR_WOKEN = 3,   /* blocked, and a write that may wake it came from the window on */
-  FLOOR_DONE = 4,    /* finished */
-};
-#define WINDOW_MASK ((1ULL << 45) - 1)
 #define KICK_AGAIN_NS 1000000L /* a waiter for a floor wakes its asleep holder again after this */
-
-static uint64_t floor_word(int state, uint64_t window, uint64_t changes) {
-  return (uint64_t)state << 61 | (window & WINDOW_MASK) << 16 | (changes & 0xffffu);
-}
-static int floor_state(uint64_t w) { return (int)(w >> 61); }
-static uint64_t floor_window(uint64_t w) { return w >> 16 & WINDOW_MASK; }
-static uint64_t floor_changes(uint64_t w) { return w & 0xffffu; }
 
 int timing_floor_blocked;
 static uint64_t pending_wake_ps = UINT64_MAX; /* the earliest stamp written since the last ring */
@@ -56,8 +41,8 @@ static uint64_t window_of(uint64_t ps) { return ps / timing_g.window_ps; }
 
 /* Whether a floor word is past `window` for the others (floor_wait). */
 static int word_past(uint64_t v, uint64_t window) {
-  int state = floor_state(v);
-  return (state != FLOOR_AT && state != FLOOR_WOKEN) || floor_window(v) >= window;
+  enum timing_floor_state state = timing_floor_state_of(v);
+  return (state != FLOOR_AT && state != FLOOR_WOKEN) || timing_floor_window_of(v) >= window;
 }
 
 /* My floor rose to v: wake the UEs asleep until it got where they wanted
@@ -73,10 +58,10 @@ static void risen(struct timing_floor *f, uint64_t v) {
 }
 
 /* My floor becomes `state` at `window` (a count of changes kept across). */
-static void set_mine(int state, uint64_t window) {
+static void set_mine(enum timing_floor_state state, uint64_t window) {
   struct timing_floor *f = floor_of(timing_g.ue);
   uint64_t v = __atomic_load_n(&f->word, __ATOMIC_RELAXED), n;
-  do n = floor_word(state, window, floor_changes(v) + 1);
+  do n = timing_floor_word(state, window, timing_floor_changes_of(v) + 1);
   while (!__atomic_compare_exchange_n(&f->word, &v, n, 0, __ATOMIC_SEQ_CST, __ATOMIC_RELAXED));
   risen(f, n);
 }
@@ -93,12 +78,13 @@ static void lower(int ue, uint64_t window) {
   uint64_t v = __atomic_load_n(&f->word, __ATOMIC_SEQ_CST), n;
   int fell;
   do {
-    int state = floor_state(v);
+    enum timing_floor_state state = timing_floor_state_of(v);
     if (state == FLOOR_ABSENT || state == FLOOR_DONE) return;
-    fell = state == FLOOR_BLOCKED || (state == FLOOR_WOKEN && floor_window(v) > window);
+    fell = state == FLOOR_BLOCKED || (state == FLOOR_WOKEN && timing_floor_window_of(v) > window);
     /* Always a new word, even when the floor stays: a UE announcing itself
      * blocked must see that a write came after its check. */
-    n = floor_word(state == FLOOR_AT ? FLOOR_AT : FLOOR_WOKEN, fell ? window : floor_window(v), floor_changes(v) + 1);
+    n = timing_floor_word(state == FLOOR_AT ? FLOOR_AT : FLOOR_WOKEN, fell ? window : timing_floor_window_of(v),
+                          timing_floor_changes_of(v) + 1);
   } while (!__atomic_compare_exchange_n(&f->word, &v, n, 0, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST));
   if (fell) __atomic_fetch_add(lowerings(), 1, __ATOMIC_SEQ_CST);
 }
@@ -127,13 +113,13 @@ static int block_unless(hw_cond_fn cond, void *arg) {
   for (;;) {
     uint64_t v = __atomic_load_n(&f->word, __ATOMIC_SEQ_CST);
     if (cond && cond(arg)) return 1;
-    if (floor_state(v) == FLOOR_BLOCKED) {
+    if (timing_floor_state_of(v) == FLOOR_BLOCKED) {
       timing_floor_blocked = 1;
       return 0;
     }
     /* Blocked, I am past my window for the others: they may read it. */
     timing_contention_publish();
-    uint64_t n = floor_word(FLOOR_BLOCKED, 0, floor_changes(v) + 1);
+    uint64_t n = timing_floor_word(FLOOR_BLOCKED, 0, timing_floor_changes_of(v) + 1);
     if (__atomic_compare_exchange_n(&f->word, &v, n, 0, __ATOMIC_SEQ_CST, __ATOMIC_RELAXED)) {
       timing_floor_blocked = 1;
       risen(f, n);

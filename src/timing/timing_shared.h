@@ -87,6 +87,25 @@ struct timing_floor {
   uint64_t pad[5];
 };
 
+/* A floor word: state (3 bits), window (45 bits), count of changes (16 bits). */
+enum timing_floor_state {
+  FLOOR_ABSENT = 0,  /* not started (or a spare UE): adds nothing */
+  FLOOR_AT = 1,      /* running, its clock in the window */
+  FLOOR_BLOCKED = 2, /* blocked, not woken since */
+  FLOOR_WOKEN = 3,   /* blocked, and a write that may wake it came from the window on */
+  FLOOR_DONE = 4,    /* finished */
+};
+#define TIMING_FLOOR_WINDOW_MASK ((1ULL << 45) - 1)
+static inline uint64_t timing_floor_word(enum timing_floor_state state, uint64_t window, uint64_t changes) {
+  return (uint64_t)state << 61 | (window & TIMING_FLOOR_WINDOW_MASK) << 16 | (changes & 0xffffu);
+}
+static inline enum timing_floor_state timing_floor_state_of(uint64_t w) { return (enum timing_floor_state)(w >> 61); }
+static inline uint64_t timing_floor_window_of(uint64_t w) { return w >> 16 & TIMING_FLOOR_WINDOW_MASK; }
+static inline uint64_t timing_floor_changes_of(uint64_t w) { return w & 0xffffu; }
+static inline struct timing_floor *timing_floor_of(const struct hw_job *j, int ue) {
+  return (struct timing_floor *)hw_region_base(j, TIMING_FLOORS_REGION) + ue;
+}
+
 /* Model mode: the windows of busy time a UE keeps for the others to read
  * (contention.c): TIMING_WINDOW_SLOTS slots, slot k % TIMING_WINDOW_SLOTS
  * holding window k's tag (k + 1; 0 for none) and then the picoseconds the

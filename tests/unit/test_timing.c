@@ -2,10 +2,12 @@
  * segment where this process is UE 0 on core 0 and plays the other UEs by
  * writing their stamps and loads (docs/model.md). */
 #include <math.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
+#include "hw/wait.h"
 #include "timing/energy.h"
 #include "timing/timing_internal.h"
 #include "unit.h"
@@ -148,6 +150,90 @@ static void test_contention_queueing(void) {
   CHECK(fabs((double)slot[1 + 2] - 11 * service) <= 1);
   to_window(w + TIMING_WINDOW_LAG);
   CHECK(timing_mc_queue_ps(2, 1) == 0);
+  stop();
+}
+
+/* Virtual-time order (floor.c): the floors the UEs publish. */
+static uint64_t floor_word_of(int ue) { return __atomic_load_n(&timing_floor_of(&job, ue)->word, __ATOMIC_SEQ_CST); }
+static void set_floor(int ue, enum timing_floor_state state, uint64_t window) {
+  __atomic_store_n(&timing_floor_of(&job, ue)->word, timing_floor_word(state, window, 0), __ATOMIC_SEQ_CST);
+}
+static uint64_t lowerings(void) { return floor_word_of((int)job.hdr->nue); }
+static int never(void *arg) { return (void)arg, 0; }
+static int always(void *arg) { return (void)arg, 1; }
+
+static void test_floors(void) {
+  start(3); /* UE 0 is me; UEs 1 and 2 play the others */
+  CHECK_EQ(timing_floor_state_of(floor_word_of(0)), FLOOR_AT);
+  CHECK_EQ(timing_floor_state_of(floor_word_of(1)), FLOOR_ABSENT); /* not started: waited for by nobody */
+  to_window(3);
+  CHECK_EQ(timing_floor_window_of(floor_word_of(0)), 3); /* raised as the clock crosses windows */
+  /* A wait announces me blocked unless its condition holds; acting again puts the floor back. */
+  CHECK_EQ(hw_vt_hooks->block_unless(always, NULL), 1);
+  CHECK_EQ(timing_floor_state_of(floor_word_of(0)), FLOOR_AT);
+  CHECK_EQ(hw_vt_hooks->block_unless(never, NULL), 0);
+  CHECK_EQ(timing_floor_state_of(floor_word_of(0)), FLOOR_BLOCKED);
+  timing_charge(1);
+  CHECK_EQ(timing_floor_state_of(floor_word_of(0)), FLOOR_AT);
+  CHECK_EQ(timing_floor_window_of(floor_word_of(0)), 3);
+  /* A flag written into blocked UE 1's MPB gives it a floor at the flag's stamp (woken, counted)... */
+  set_floor(1, FLOOR_BLOCKED, 0);
+  uint64_t count = lowerings();
+  uint64_t stamp = now();
+  timing_flag_write(hw_mpb(&job, 1) + 5 * 32, 0, 1);
+  to_window(6);
+  hw_ring(&job, 1);
+  CHECK_EQ(timing_floor_state_of(floor_word_of(1)), FLOOR_WOKEN);
+  CHECK_EQ(timing_floor_window_of(floor_word_of(1)), stamp / window_ps());
+  CHECK_EQ(lowerings(), count + 1);
+  /* ... a running UE keeps its own (the word still changes: an announcement racing it fails) ... */
+  set_floor(1, FLOOR_AT, 9);
+  timing_flag_write(hw_mpb(&job, 1) + 5 * 32, 0, 0);
+  hw_ring(&job, 1);
+  CHECK_EQ(timing_floor_state_of(floor_word_of(1)), FLOOR_AT);
+  CHECK_EQ(timing_floor_window_of(floor_word_of(1)), 9);
+  CHECK_EQ(timing_floor_changes_of(floor_word_of(1)), 1);
+  CHECK_EQ(lowerings(), count + 1);
+  hw_ring(&job, 2); /* not started: nothing */
+  CHECK_EQ(floor_word_of(2), 0);
+  /* A barrier's release gives its blocked members a floor at the latest arrival. */
+  set_floor(1, FLOOR_BLOCKED, 0);
+  unsigned char *line = hw_mpb(&job, 0) + 3 * 32;
+  __atomic_store_n(timing_stamp_of(&job, 0, 3, 0), 8 * window_ps() + 5, __ATOMIC_RELAXED); /* generation 6: slot 0 */
+  int members[] = {0, 1};
+  timing_barrier_release(line, 6, members, 2);
+  CHECK_EQ(timing_floor_state_of(floor_word_of(1)), FLOOR_WOKEN);
+  CHECK_EQ(timing_floor_window_of(floor_word_of(1)), 8);
+  timing_finalize();
+  CHECK_EQ(timing_floor_state_of(floor_word_of(0)), FLOOR_DONE);
+  hw_job_detach(&job);
+}
+
+/* A UE that wants window k - lag waits until every other floor is past it.
+ * UE 1 (a thread here) is behind: it publishes its window and raises its
+ * floor only later, and the queueing read then is what it published. */
+static int raised;
+
+static void *raise_later(void *arg) {
+  (void)arg;
+  struct timespec pause = {0, 20000000};
+  nanosleep(&pause, NULL);
+  *busy_of(1, 2, 0) = window_ps() / 2; /* rho 0.5 on MC0 in window 2 */
+  __atomic_store_n(&raised, 1, __ATOMIC_SEQ_CST);
+  set_floor(1, FLOOR_AT, 3);
+  return NULL;
+}
+
+static void test_floor_wait(void) {
+  start(2);
+  set_floor(1, FLOOR_AT, 0);
+  to_window(2 + TIMING_WINDOW_LAG);
+  pthread_t t;
+  CHECK_EQ(pthread_create(&t, NULL, raise_later, NULL), 0);
+  double q = timing_mc_queue_ps(0, 1); /* reads window 2: waits for UE 1 to be past it */
+  CHECK_EQ(__atomic_load_n(&raised, __ATOMIC_SEQ_CST), 1);
+  CHECK(fabs(q - chip()->lat.mc_service_ns * 1000 * 0.5) < 1e-6);
+  pthread_join(t, NULL);
   stop();
 }
 
@@ -381,6 +467,8 @@ int main(void) {
   test_flag_seen();
   test_mpb_copy_by_distance();
   test_contention_queueing();
+  test_floors();
+  test_floor_wait();
   test_shared_pages();
   test_barrier();
   test_lock();
