@@ -193,6 +193,13 @@ static void charge_counted(void) {
   timing_cache_charge();
 }
 
+void timing_compute_checkpoint(void) {
+  if (!timing_enabled || timing_g.depth > 0 || !timing_g.counted) return;
+  charge_counted();
+  timing_g.left_cycles = timing_bb_cycles;
+  timing_g.left_unpriced = timing_bb_unpriced;
+}
+
 void timing_enter(void) {
   if (timing_g.depth++ > 0) return;
   timing_g.reads_in_flight = 0;

@@ -18,10 +18,14 @@ uint64_t timing_bb_count;
 uint64_t timing_bb_cycles;
 uint64_t timing_bb_unpriced;
 
+/* Blocks between two checkpoints of a stretch without runtime calls
+ * (timing_compute_checkpoint): a few tens of microseconds of virtual time. */
+#define CHECKPOINT_BLOCKS 4096u
+
 OPENSCC_API void __sanitizer_cov_trace_pc(void);
 void __sanitizer_cov_trace_pc(void) {
   const unsigned char *after = __builtin_return_address(0);
-  timing_bb_count++;
+  if (__builtin_expect((++timing_bb_count & (CHECKPOINT_BLOCKS - 1)) == 0, 0)) timing_compute_checkpoint();
   if (after[0] == 0x0f && after[1] == 0x1f && after[2] == 0x80) {
     uint32_t cycles;
     memcpy(&cycles, after + 3, sizeof cycles);

@@ -82,6 +82,12 @@ static inline int timing_cache_repeat(uintptr_t addr, size_t size, int write) {
   return write ? tag == ((line + 1) | TIMING_CACHE_DIRTY) : (tag & ~TIMING_CACHE_DIRTY) == line + 1;
 }
 
+/* A counted program's computation since its last runtime call goes on its
+ * clock now (every few thousand blocks: a long stretch without calls -- a
+ * compute phase, a loop waiting for memory another UE writes -- moves the
+ * UE's floor, so the others do not wait for it forever: floor.c). */
+void timing_compute_checkpoint(void);
+
 /* Picoseconds per core cycle at the tile's current frequency. */
 double timing_ps_per_cycle(void);
 /* The UE's tile clock now, in MHz. */

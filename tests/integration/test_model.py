@@ -245,3 +245,14 @@ def test_contended_counted_runs_repeat_exactly(build, scratch, app, nue, args):
     free.write_text("base = scc\nlat_mc_service_ns = 0\nlat_link_service_cycles = 0\nlat_mpb_service_cycles = 0\n")
     _, s, _ = model_run(build, scratch, nue, program, *args, opts=["--chip", str(free)])
     assert s["chip_totals"]["seconds"] < dict(next(iter(outcomes))[0])["seconds"]
+
+
+@pytest.mark.parametrize("counted", [False, True])
+def test_a_ue_spinning_on_memory_does_not_stop_the_others(build, compile_program, scratch, counted):
+    """docs/model.md "Contention": UE 0 waits for UE 1 in a loop on shared memory, with no runtime call,
+    while UE 1's puts need the others' use of the MPB ports and links.  A counted build's loop moves its
+    clock (its loads are charged); a plain build's does not, and its UEs read the others' use as it is
+    (no wait for virtual time): either way the job ends."""
+    prog = compile_program(build, "model", *(["--model-build"] if counted else []))
+    res, _, _ = model_run(build, scratch, 2, prog, "spin")
+    assert "spin puts 2000" in res.out, res

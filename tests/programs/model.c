@@ -14,6 +14,9 @@
  *                   more after a barrier: prints "ue 1 units U1 U2"
  *   model sensor    prints "sensor W" (scc_power_read)
  *   model put       UE 0 puts 96 bytes into UE 1's MPB: prints "put T"
+ *   model spin      UE 0 spins on a word of shared memory, without a runtime
+ *                   call, until UE 1 has put 2000 lines into its MPB and
+ *                   sets the word: prints "spin puts N"
  */
 #include <stdio.h>
 #include <string.h>
@@ -82,6 +85,21 @@ int RCCE_APP(int argc, char **argv) {
       printf("put %.12f\n", RCCE_wtime() - t0);
     }
     RCCE_barrier(&RCCE_COMM_WORLD);
+  } else if (!strcmp(mode, "spin")) {
+    volatile int *flag = (volatile int *)RCCE_shmalloc(sizeof(int));
+    t_vcharp buf = RCCE_malloc(32);
+    char data[32] = {0};
+    int puts = 0;
+    if (me == 0) *flag = 0;
+    RCCE_barrier(&RCCE_COMM_WORLD);
+    if (me == 0) {
+      while (!*flag) {}
+    } else if (me == 1) {
+      for (; puts < 2000; puts++) RCCE_put(buf, (t_vcharp)data, 32, 0);
+      *flag = 1;
+    }
+    RCCE_barrier(&RCCE_COMM_WORLD);
+    if (me == 1) printf("spin puts %d\n", puts);
   } else {
     fprintf(stderr, "model: unknown mode '%s'\n", mode);
     RCCE_finalize();
