@@ -302,7 +302,7 @@ void hw_wake_word_asleep(volatile uint32_t *word, volatile uint32_t *asleep) {
 }
 
 /* --- polling calls ---------------------------------------------------------
- * A program that polls (iRCCE_*_test, *_push, RCCE_recv_test) in a tight
+ * A program that polls (iRCCE_*_test, *_push, RCCE_recv_test, RCCE_peek) in a tight
  * loop is one long wait spread over many calls: count the consecutive
  * fruitless polls of this UE and spend them like poll_briefly's budget, then
  * nap on the doorbell.  A nap is bounded (the program may be waiting for
