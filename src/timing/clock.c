@@ -93,9 +93,11 @@ static int timing_lookup_regions(struct hw_job *job, int ue) {
   timing_g.stamps = hw_region_base(job, TIMING_STAMPS_REGION);
   timing_g.vlogs = hw_region_base(job, TIMING_VLOG_REGION);
   timing_g.lock_free = hw_region_base(job, TIMING_LOCKS_REGION);
+  timing_g.floors = timing_floor_of(job, 0);
+  timing_g.windows = timing_windows_of(job, ue);
   timing_g.n_resources = timing_resource_count(timing_g.chip);
-  return timing_g.clock && timing_g.stamps && timing_g.vlogs && timing_g.lock_free &&
-                 hw_region_base(job, TIMING_FLOORS_REGION) && hw_region_ue(job, TIMING_WINDOWS_REGION, ue)
+  return timing_g.clock && timing_g.stamps && timing_g.vlogs && timing_g.lock_free && timing_g.floors &&
+                 timing_g.windows
              ? 0
              : -1;
 }

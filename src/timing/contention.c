@@ -70,8 +70,7 @@ int timing_contention_init(void) {
   cs.seen = calloc((size_t)cs.n_res, sizeof *cs.seen);
   cs.peer = calloc((size_t)nue, sizeof *cs.peer);
   if (!cs.busy_ps || !cs.active || !cs.listed || !cs.others || !cs.seen || !cs.peer || routes_init() != 0) return -1;
-  for (int u = 0; u < nue; u++) cs.peer[u] = hw_region_ue(timing_g.job, TIMING_WINDOWS_REGION, u);
-  timing_g.windows = cs.peer[timing_g.ue];
+  for (int u = 0; u < nue; u++) cs.peer[u] = timing_windows_of(timing_g.job, u);
   timing_g.window_ps = (uint64_t)(c->lat.contention_window_ns * 1000);
   cs.window = timing_g.clock->now_ps / timing_g.window_ps;
   timing_g.window_end_ps = (cs.window + 1) * timing_g.window_ps;
@@ -86,7 +85,7 @@ int timing_contention_init(void) {
  * others may then read it). */
 void timing_contention_publish(void) {
   if (!cs.n_active) return;
-  uint64_t *slot = timing_g.windows + (cs.window % TIMING_WINDOW_SLOTS) * (uint64_t)(1 + cs.n_res);
+  uint64_t *slot = timing_window_slot(timing_g.windows, timing_g.n_resources, cs.window);
   __atomic_store_n(&slot[0], 0, __ATOMIC_RELAXED);
   __atomic_thread_fence(__ATOMIC_RELEASE);
   for (int r = 0; r < cs.n_res; r++)
@@ -119,10 +118,10 @@ void timing_contention_finalize(void) {
 /* The other UEs' summed utilisation of resource r in window `window`, which
  * they are all past. */
 static double others_utilisation(int r, uint64_t window) {
-  uint64_t busy = 0, stride = (uint64_t)(1 + cs.n_res);
+  uint64_t busy = 0;
   for (int u = 0; u < (int)timing_g.job->hdr->nue; u++) {
     if (u == timing_g.ue) continue;
-    const uint64_t *slot = cs.peer[u] + (window % TIMING_WINDOW_SLOTS) * stride;
+    const uint64_t *slot = timing_window_slot(cs.peer[u], timing_g.n_resources, window);
     if (__atomic_load_n(&slot[0], __ATOMIC_ACQUIRE) != window + 1) continue;
     uint64_t b = __atomic_load_n(&slot[1 + r], __ATOMIC_RELAXED);
     /* Read again: a plain build's UE may be rewriting the slot (counted

@@ -132,7 +132,6 @@ static int block_unless(hw_cond_fn cond, void *arg) {
 static const struct hw_vt_hooks hooks = {block_unless, woken};
 
 void timing_floor_init(uint64_t window) {
-  timing_g.floors = hw_region_base(timing_g.job, TIMING_FLOORS_REGION);
   pending_wake_ps = UINT64_MAX;
   timing_floor_at(window);
   hw_vt_hooks = &hooks;

@@ -102,6 +102,9 @@ static inline uint64_t timing_floor_word(enum timing_floor_state state, uint64_t
 static inline enum timing_floor_state timing_floor_state_of(uint64_t w) { return (enum timing_floor_state)(w >> 61); }
 static inline uint64_t timing_floor_window_of(uint64_t w) { return w >> 16 & TIMING_FLOOR_WINDOW_MASK; }
 static inline uint64_t timing_floor_changes_of(uint64_t w) { return w & 0xffffu; }
+static inline uint64_t *timing_windows_of(const struct hw_job *j, int ue) {
+  return (uint64_t *)hw_region_ue(j, TIMING_WINDOWS_REGION, ue);
+}
 static inline struct timing_floor *timing_floor_of(const struct hw_job *j, int ue) {
   return (struct timing_floor *)hw_region_base(j, TIMING_FLOORS_REGION) + ue;
 }
@@ -120,6 +123,12 @@ static inline struct timing_floor *timing_floor_of(const struct hw_job *j, int u
  * (one per tile), mesh links. */
 static inline uint64_t timing_resource_count(const struct chip_desc *c) {
   return (uint64_t)(c->n_mc + chip_num_tiles(c) + chip_num_links(c));
+}
+
+/* The slot of window k in a UE's windows (timing.windows): its tag, then
+ * one word for each of the chip's `resources` (timing_resource_count). */
+static inline uint64_t *timing_window_slot(uint64_t *windows, uint64_t resources, uint64_t k) {
+  return windows + (k % TIMING_WINDOW_SLOTS) * (1 + resources);
 }
 
 /* Lookups by name, for the launcher and tests (the UE's timing layer keeps

@@ -105,8 +105,7 @@ static void to_window(uint64_t w) { timing_advance(w * window_ps() - now(), TIMI
 
 /* UE `ue`'s published busy time of resource r in window w (its slot, timing_shared.h). */
 static uint64_t *busy_of(int ue, uint64_t w, uint64_t r) {
-  uint64_t *slot = (uint64_t *)hw_region_ue(&job, TIMING_WINDOWS_REGION, ue) +
-                   (w % TIMING_WINDOW_SLOTS) * (1 + timing_resource_count(chip()));
+  uint64_t *slot = timing_window_slot(timing_windows_of(&job, ue), timing_resource_count(chip()), w);
   if (slot[0] != w + 1) {
     memset(slot, 0, (1 + timing_resource_count(chip())) * sizeof *slot);
     slot[0] = w + 1;
@@ -144,8 +143,7 @@ static void test_contention_queueing(void) {
   for (int i = 0; i < 10; i++) timing_mc_queue_ps(2, 1);
   CHECK(timing_mc_queue_ps(2, 1) == 0);
   to_window(w + 1);
-  const uint64_t *slot = (const uint64_t *)hw_region_ue(&job, TIMING_WINDOWS_REGION, 0) +
-                         (w % TIMING_WINDOW_SLOTS) * (1 + timing_resource_count(chip()));
+  const uint64_t *slot = timing_window_slot(timing_windows_of(&job, 0), timing_resource_count(chip()), w);
   CHECK_EQ(slot[0], w + 1);
   CHECK(fabs((double)slot[1 + 2] - 11 * service) <= 1);
   to_window(w + TIMING_WINDOW_LAG);
