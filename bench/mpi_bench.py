@@ -10,7 +10,8 @@ operation), each under four set-ups side by side:
     at 48 ranks oversubscribed, as it runs on 2 CPUs;
   - openscc-mpich: `rccerun --mpi mpich` (the PyPI MPICH 5 wheel over the provider);
   - mpich-shm: the same wheel on its own (ch4 with its POSIX shared-memory transport between ranks).
-Every configuration runs R times, interleaved (repeat -> configuration), so load changes hit all
+rccerun gives Open MPI the linear barrier natively when ranks outnumber CPUs; one more barrier row runs
+the Open MPI pair only, vader with that barrier too.  Every configuration runs R times, interleaved (repeat -> configuration), so load changes hit all
 alike; tables show medians.  The issue's targets: 8 B <= 2x vader; 1 MiB <= 1.0x vader; 48-rank
 barrier <= 0.5x Open MPI oversubscribed.  Writes bench/results/mpi.{json,md}.
 """
@@ -40,9 +41,18 @@ TESTS = (
     ("latency 1 MiB", "latency", 1 << 20, 200, 2),
     ("bandwidth 64 KiB", "bandwidth", 65536, 100, 2),
     ("barrier, 48 ranks", "barrier", 0, 200, 48),
+    ("barrier, 48 ranks, vader with the linear barrier too", "barrier", 0, 200, 48),
     ("allreduce 8 B, 48 ranks", "allreduce", 8, 200, 48),
 )
 SETUPS = ("openscc-openmpi", "openmpi-vader", "openscc-mpich", "mpich-shm")
+# rccerun gives Open MPI the linear barrier natively when ranks outnumber CPUs (docs/mpi.md "Collectives on
+# an oversubscribed host"); this row gives vader the same, to show the transports' part of the difference.
+LINEAR_ROW = "barrier, 48 ranks, vader with the linear barrier too"
+LINEAR_MCA = ["--mca", "coll_tuned_use_dynamic_rules", "1", "--mca", "coll_tuned_barrier_algorithm", "1"]
+
+
+def setups_of(label: str) -> tuple:
+    return SETUPS[:2] if label == LINEAR_ROW else SETUPS
 LINE = re.compile(r"^mpi_bench test=(\w+) size=(\d+) ranks=(\d+) usec=(\S+)(?: mbps=(\S+))?$", re.M)
 # (row label, numerator set-up, denominator set-up, limit): the issue's targets.
 TARGETS = (("latency 8 B", "openscc-openmpi", "openmpi-vader", 2.0),
@@ -61,7 +71,8 @@ def build_programs(work: pathlib.Path) -> dict[str, pathlib.Path]:
     return out
 
 
-def command(setup: str, build: pathlib.Path, programs: dict, test: str, size: int, iters: int, ranks: int) -> list:
+def command(setup: str, build: pathlib.Path, programs: dict, label: str, test: str, size: int, iters: int,
+            ranks: int) -> list:
     args = [test, str(size), str(iters)]
     if setup == "openscc-openmpi":
         return [str(build / "bin" / "rccerun"), "--mpi", "openmpi", "-nue", str(ranks), str(programs["openmpi"]), *args]
@@ -69,8 +80,9 @@ def command(setup: str, build: pathlib.Path, programs: dict, test: str, size: in
         return [str(build / "bin" / "rccerun"), "--mpi", "mpich", "-nue", str(ranks), str(programs["mpich"]), *args]
     if setup == "openmpi-vader":
         root = ["--allow-run-as-root"] if os.geteuid() == 0 else []
+        linear = LINEAR_MCA if label == LINEAR_ROW else []
         return ["mpirun.openmpi", *root, "--oversubscribe", "--bind-to", "none", "-n", str(ranks), "--mca", "pml",
-                "ob1", "--mca", "btl", "self,vader", str(programs["openmpi"]), *args]
+                "ob1", "--mca", "btl", "self,vader", *linear, str(programs["openmpi"]), *args]
     return [str(VENV / "bin" / "mpiexec"), "-n", str(ranks), str(programs["mpich"]), *args]
 
 
@@ -121,7 +133,9 @@ def markdown(doc: dict, med: dict, runs: dict) -> str:
              "| test | OpenSCC + Open MPI | Open MPI (vader) | ratio | OpenSCC + MPICH | MPICH (shm) | ratio |",
              "|---|---:|---:|---:|---:|---:|---:|"]
 
-    def fmt(v):
+    def fmt(v, setup=None, label=None):
+        if setup not in setups_of(label):
+            return "—"
         return "failed" if v is None else (f"{v:.3f}" if v < 100 else f"{v:.1f}")
 
     def ratio(label, num, den):
@@ -131,9 +145,10 @@ def markdown(doc: dict, med: dict, runs: dict) -> str:
     for label, *_ in TESTS:
         unit = "MB/s" if field_of(label) == "mbps" else "µs"
         v = {s: med.get((label, s)) for s in SETUPS}
-        lines.append(f"| {label} ({unit}) | {fmt(v['openscc-openmpi'])} | {fmt(v['openmpi-vader'])} | "
-                     f"{ratio(label, 'openscc-openmpi', 'openmpi-vader')} | {fmt(v['openscc-mpich'])} | "
-                     f"{fmt(v['mpich-shm'])} | {ratio(label, 'openscc-mpich', 'mpich-shm')} |")
+        cell = {s: fmt(v[s], s, label) for s in SETUPS}
+        lines.append(f"| {label} ({unit}) | {cell['openscc-openmpi']} | {cell['openmpi-vader']} | "
+                     f"{ratio(label, 'openscc-openmpi', 'openmpi-vader')} | {cell['openscc-mpich']} | "
+                     f"{cell['mpich-shm']} | {ratio(label, 'openscc-mpich', 'mpich-shm')} |")
     lines += ["", "| target | measured (median) | per repeat | limit | met |", "|---|---:|---|---:|---|"]
     for t in doc["targets"]:
         shown = "failed" if t["ratio"] is None else f"{t['ratio']:.2f}x"
@@ -154,8 +169,8 @@ def main() -> int:
     t_start = time.perf_counter()
     for rep in range(a.repeat):
         for label, test, size, iters, ranks in TESTS:
-            for setup in SETUPS:
-                run = run_once(command(setup, build, programs, test, size, iters, ranks))
+            for setup in setups_of(label):
+                run = run_once(command(setup, build, programs, label, test, size, iters, ranks))
                 runs.setdefault((label, setup), []).append(run)
                 shown = run["value"] if run["value"] else f"FAILED (exit {run['rc']})"
                 print(f"[{rep + 1}/{a.repeat}] {label} {setup}: {shown}", flush=True)

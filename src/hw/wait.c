@@ -332,6 +332,15 @@ void hw_wake_word_asleep(volatile uint32_t *word, volatile uint32_t *asleep) {
 /* Per thread: a process whose threads take turns in a library's idle poll
  * (the MPI provider, prov_progress.c) keeps one budget and stretch each. */
 static _Thread_local unsigned fruitless_polls;
+/* A spin reads the clock (for the gap and the budget) on one poll in
+ * CLOCK_EVERY, and pauses only then: a poll call is itself a long spin
+ * iteration (the MPI provider's fruitless fi_cq_read scans every EWS), and
+ * a clock reading and a pause cost 20 ns each on the reference host, as
+ * much as that scan, so every poll paying them delayed the moment a
+ * waiting rank sees its message (docs/mpi-channel.md "Waiting").
+ * unclocked_polls: the spin's polls left before its next reading. */
+#define CLOCK_EVERY 32u
+static _Thread_local unsigned unclocked_polls;
 
 /* The idle stretch of hw_poll_idle_blocked: its naps so far, and the
  * doorbell value of the last one when it timed out unwoken (a nap on the
@@ -348,7 +357,7 @@ static _Thread_local struct {
 /* Something happened: the spin budget starts again, and so does the idle
  * stretch (its next nap is a new sleep, not shown blocked at once). */
 void hw_poll_fruitful(void) {
-  fruitless_polls = 0;
+  fruitless_polls = 0; /* unclocked_polls stay: a wait is often only a few polls long (an 8-byte ping-pong's) */
   idle_stretch.naps = 0;
   idle_stretch.unwoken = 0;
   idle_stretch.program_since = 0;
@@ -439,7 +448,9 @@ static int poll_idle(struct hw_job *j, int me, hw_cond_fn cond, void *arg, const
   unsigned n = fruitless_polls;
   if (n < spin + yield) fruitless_polls++; /* stays at the budget: every further fruitless poll naps */
   if (n < spin) {
-    if (check_due((int)n)) preempted_while_spinning(j);
+    /* n steps by CLOCK_EVERY here: the preemption check every CHECK_EVERY polls */
+    if (((n + CLOCK_EVERY) & (CHECK_EVERY - 1)) < CLOCK_EVERY) preempted_while_spinning(j);
+    unclocked_polls = spin - n - 1 < CLOCK_EVERY - 1 ? spin - n - 1 : CLOCK_EVERY - 1;
     hw_cpu_relax();
     return 1;
   }
@@ -459,10 +470,16 @@ static _Thread_local uint64_t last_poll_end_ns;
 
 static void poll_idle_since_last(struct hw_job *j, int me, hw_cond_fn cond, void *arg, const struct hw_wait_desc *why,
                                  int library) {
-  /* One clock reading per poll while it spins: a library polling in a
-   * tight loop (the MPI provider: every fruitless fi_cq_read) pays it on
-   * every call, and two cost more than the poll itself (docs/mpi-channel.md
-   * "Waiting"). */
+  /* At most one clock reading per poll, and none on most polls of a spin:
+   * a library polling in a tight loop (the MPI provider: every fruitless
+   * fi_cq_read) pays it on every call (CLOCK_EVERY).  A gap of work between
+   * unclocked polls goes unseen: the spin ends up to CLOCK_EVERY polls
+   * early. */
+  if (unclocked_polls) {
+    unclocked_polls--;
+    fruitless_polls++;
+    return;
+  }
   uint64_t now = hw_trace_monotonic_ns();
   if (now - last_poll_end_ns > POLL_GAP_NS) fruitless_polls = 0;
   int spun = poll_idle(j, me, cond, arg, why, now, library);

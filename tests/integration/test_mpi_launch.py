@@ -472,6 +472,29 @@ def test_open_mpi_environment(build, scratch, user_level, level):
     tmp.assert_clean("openmpi")
 
 
+@pytest.mark.parametrize("case", ["oversubscribed", "fits", "model", "user"])
+def test_open_mpi_barrier_on_an_oversubscribed_host(build, scratch, case):
+    """Natively with more UEs than CPUs, Open MPI gets the linear barrier (each rank woken once, docs/mpi.md
+    "Collectives on an oversubscribed host"); not when the UEs fit, not in model mode (the SCC's times), and a
+    user's own coll tuned setting wins."""
+    require(build, "openmpi")
+    extra = fake_open_mpi(scratch, 'echo "rules=${OMPI_MCA_coll_tuned_use_dynamic_rules-unset} '
+                                   'barrier=${OMPI_MCA_coll_tuned_barrier_algorithm-unset}"\n')
+    cpus = len(os.sched_getaffinity(0))
+    nue = cpus if case == "fits" else cpus + 1
+    options = ["--model", "scc"] if case == "model" else []
+    if case == "user":
+        extra["OMPI_MCA_coll_tuned_barrier_algorithm"] = "3"
+    tmp = PrivateTmp(scratch)
+    res = rccerun(build, "--mpi", "openmpi", "-nue", nue, *options, build.app("hello"), env=tmp.env(build, **extra))
+    assert res.rc == lib.RC_UE_FAILED, res  # the fake launcher started no rank
+    fields = dict(f.split("=", 1) for f in res.out.split())
+    expected = {"oversubscribed": ("1", "1"), "fits": ("unset", "unset"), "model": ("unset", "unset"),
+                "user": ("unset", "3")}[case]
+    assert (fields["rules"], fields["barrier"]) == expected, res
+    tmp.assert_clean("openmpi")
+
+
 def test_wrapper_reads_its_launchers_variable(build, scratch):
     """Another launcher's rank variable (rccerun itself run by an mpirun) does not mislead the wrapper: it reads
     the variable rccerun names for its launcher (PMI_RANK for hydra)."""
