@@ -86,9 +86,12 @@ def bin_low(k: int) -> int:
 def _consistency_error(s: dict) -> str | None:
     """What in a schema-valid summary contradicts itself, as 'where: what', or None."""
     job, mesh, ues = s["job"], s["job"]["mesh"], s["ues"]
-    w, h, cores = mesh["tiles_x"], mesh["tiles_y"], mesh["tiles_x"] * mesh["tiles_y"] * mesh["cores_per_tile"]
+    w, h, boards = mesh["tiles_x"], mesh["tiles_y"], mesh.get("boards", 1)
+    per_board = w * h * mesh["cores_per_tile"]
+    cores = per_board * boards
     if cores > MAX_CORES:
-        return f"job/mesh: {w} x {h} tiles of {mesh['cores_per_tile']} cores: more than {MAX_CORES} cores"
+        return (f"job/mesh: {boards} board(s) of {w} x {h} tiles of {mesh['cores_per_tile']} cores: "
+                f"more than {MAX_CORES} cores")
     if job["nue"] != len(ues):
         return f"job/nue: {job['nue']} UEs, but ues lists {len(ues)}"
     seen = set()
@@ -102,6 +105,8 @@ def _consistency_error(s: dict) -> str | None:
             return f"ues/{i}/core: core {u['core']} outside the mesh's cores 0..{cores - 1}"
         if u["tile"][0] >= w or u["tile"][1] >= h:
             return f"ues/{i}/tile: tile {u['tile']} outside the {w} x {h} mesh"
+        if u.get("board", 0) != u["core"] // per_board:
+            return f"ues/{i}/board: core {u['core']} is on board {u['core'] // per_board}, not {u.get('board', 0)}"
     for i, (x, y) in enumerate(mesh["memory_controllers"]):
         if x >= w or y >= h:
             return f"job/mesh/memory_controllers/{i}: tile {[x, y]} outside the {w} x {h} mesh"

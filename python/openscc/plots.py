@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import io
+from collections import Counter
 
 import matplotlib
 import numpy
@@ -32,26 +33,56 @@ UE_FIGURE_INCHES = 16      # ...this width
 
 
 def _tiles(run: JobRun) -> dict[int, tuple[int, int]]:
-    return {u["ue"]: tuple(u["tile"]) for u in run.ues}
+    """Each UE's tile in the figure: boards side by side, a column apart."""
+    step = run.job["mesh"]["tiles_x"] + 1
+    return {u["ue"]: (u["tile"][0] + u.get("board", 0) * step, u["tile"][1]) for u in run.ues}
+
+
+def _legs(run: JobRun) -> tuple[list, dict, Counter]:
+    """The logged messages as routes on the figure's meshes: between boards, from the sender to its board's
+    system interface and from the other board's interface on (docs/cluster.md); and the bytes each ordered
+    pair of boards exchanged."""
+    mesh, tiles = run.job["mesh"], _tiles(run)
+    step, (sx, sy) = mesh["tiles_x"] + 1, mesh.get("system_interface", [0, 0])
+    board = {u["ue"]: u.get("board", 0) for u in run.ues}
+    legs, between = [], Counter()
+    for src, dst, msgs, nbytes in run.comm:
+        if board[src] == board[dst]:
+            legs.append((src, dst, msgs, nbytes))
+            continue
+        out, into = ("sif", board[src]), ("sif", board[dst])
+        tiles[out], tiles[into] = (sx + board[src] * step, sy), (sx + board[dst] * step, sy)
+        legs += [(src, out, msgs, nbytes), (into, dst, msgs, nbytes)]
+        between[(board[src], board[dst])] += nbytes
+    return legs, tiles, between
 
 
 def mesh_traffic(run: JobRun, out: OutputDir) -> tuple[str, bytes]:
-    """The mesh with every link coloured by the bytes the logged messages sent over it (XY routes)."""
+    """The mesh with every link coloured by the bytes the logged messages sent over it (XY routes); several
+    boards side by side, the bytes between them under their system interfaces."""
     mesh = run.job["mesh"]
-    w, h = mesh["tiles_x"], mesh["tiles_y"]
-    traffic = link_traffic(run.comm, _tiles(run))
+    w, h, boards = mesh["tiles_x"], mesh["tiles_y"], mesh.get("boards", 1)
+    legs, tiles, between = _legs(run)
+    traffic = link_traffic(legs, tiles)
+    wide = boards * (w + 1) - 1
     # 1.3 inches a tile up to the SCC's 6 x 4; larger meshes share MESH_INCHES
-    cell = min(1.3, MESH_INCHES / max(w, h))
-    fig, ax = plt.subplots(figsize=(cell * w + 1.5, cell * h + 0.6))
-    busy = {tile for tile in _tiles(run).values()}
-    for x in range(w):
-        for y in range(h):
-            ax.add_patch(plt.Rectangle((x - 0.3, y - 0.3), 0.6, 0.6, facecolor="#d9e6f2" if (x, y) in busy else "#f2f2f2",
-                                       edgecolor="#555"))
-            if cell >= LABELLED_TILE_INCHES:
-                ax.text(x, y, f"{x},{y}", ha="center", va="center", fontsize=7, color="#333")
-    for mx, my in mesh.get("memory_controllers", []):
-        ax.text(mx, my - 0.42, "MC", ha="center", va="center", fontsize=6, color="#a33")
+    cell = min(1.3, MESH_INCHES / max(wide, h))
+    fig, ax = plt.subplots(figsize=(cell * wide + 1.5, cell * h + 0.6))
+    busy = set(_tiles(run).values())
+    for b in range(boards):
+        for x in range(b * (w + 1), b * (w + 1) + w):
+            for y in range(h):
+                ax.add_patch(plt.Rectangle((x - 0.3, y - 0.3), 0.6, 0.6,
+                                           facecolor="#d9e6f2" if (x, y) in busy else "#f2f2f2", edgecolor="#555"))
+                if cell >= LABELLED_TILE_INCHES:
+                    ax.text(x, y, f"{x - b * (w + 1)},{y}", ha="center", va="center", fontsize=7, color="#333")
+        for mx, my in mesh.get("memory_controllers", []):
+            ax.text(mx + b * (w + 1), my - 0.42, "MC", ha="center", va="center", fontsize=6, color="#a33")
+        if boards > 1:
+            sx, sy = mesh["system_interface"]
+            sent = sum(n for (a, _), n in between.items() if a == b)
+            ax.text(sx + b * (w + 1), sy - 0.55, f"board {b}: SIF, {sent} B out", ha="center", va="center",
+                    fontsize=6, color="#a33")
     top = max(traffic.values(), default=0)
     norm = colors.LogNorm(vmin=1, vmax=max(top, 2))
     cmap = matplotlib.colormaps["viridis"]
@@ -63,7 +94,7 @@ def mesh_traffic(run: JobRun, out: OutputDir) -> tuple[str, bytes]:
                     xytext=(x0 + 0.3 * (x1 - x0) + sign * dx, y0 + 0.3 * (y1 - y0) + sign * dy),
                     arrowprops={"arrowstyle": "->", "color": cmap(norm(max(nbytes, 1))), "lw": 2.2})
     fig.colorbar(cm.ScalarMappable(norm=norm, cmap=cmap), ax=ax, label="bytes over the link")
-    ax.set_xlim(-0.7, w - 0.3)
+    ax.set_xlim(-0.7, wide - 0.3)
     ax.set_ylim(-0.7, h - 0.3)
     ax.set_aspect("equal")
     ax.set_xticks([])

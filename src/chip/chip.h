@@ -9,7 +9,8 @@
 #include <stddef.h>
 
 #define CHIP_MAX_CORES 1024
-#define CHIP_MAX_MC 16
+#define CHIP_MAX_MC 32    /* over all boards */
+#define CHIP_MAX_BOARDS 8 /* [SCC-2BOARD] sec. II: Intel's concept of eight coupled SCCs */
 #define CHIP_MAX_VLEVELS 16
 #define CHIP_NAME_LEN 64
 
@@ -42,6 +43,11 @@ struct chip_latency {
   double contention_window_ns; /* utilisation is averaged over windows of this much virtual time */
   double interrupt_cycles;     /* an inter-core interrupt from the doorbell write to the handler's first instruction */
   double l2_read;              /* a load that misses the level-1 cache and hits level 2 */
+  /* Another board's MPB or memory ([SCC-2BOARD] sec. III-IV), beyond both
+   * meshes: through the system interfaces and the MCPC's software router. */
+  double board_read_ns;      /* a read: the reader waits for the whole round trip */
+  double board_write_ns;     /* a write, from the writer until the other board has it */
+  double board_write_ack_ns; /* what a write stalls the writer (the SIF's automatic acknowledge; writes pipeline) */
 };
 
 /* One core's private data caches (docs/model.md "Caches"): lines of
@@ -84,11 +90,14 @@ struct chip_power {
 
 struct chip_desc {
   char name[CHIP_NAME_LEN];
-  int tiles_x, tiles_y; /* mesh size in tiles */
+  int boards;     /* boards of the system, each a copy of this chip ([SCC-2BOARD]) */
+  int sif_tile_x; /* the router of a board's system interface, its way to the other boards */
+  int sif_tile_y;
+  int tiles_x, tiles_y; /* mesh size in tiles (of one board) */
   int cores_per_tile;
   int line_bytes;         /* transfer granularity on the mesh */
   int mpb_bytes_per_core; /* message passing buffer per core */
-  int n_mc;
+  int n_mc;               /* per board; board b's controllers are b * n_mc + 0..n_mc-1 */
   struct chip_mc mc[CHIP_MAX_MC];
   int vdomain_tiles_x; /* a voltage domain is a block of tiles */
   int vdomain_tiles_y;
@@ -105,9 +114,11 @@ struct chip_desc {
   struct chip_power power;
 };
 
-/* Geometry of one core. */
+/* Geometry of one core.  Cores, tiles, memory controllers and voltage
+ * domains are numbered board after board ([SCC-2BOARD]: rck00..rck95). */
 struct chip_core_pos {
-  int x, y, z; /* tile coordinates and core index within the tile */
+  int x, y, z; /* tile coordinates on its board and core index within the tile */
+  int board;
 };
 
 /* Fill *out with a preset: "scc", or a parametric mesh "WxH" / "WxHxC"
@@ -128,17 +139,21 @@ int chip_validate(const struct chip_desc *c, char *err, size_t errlen);
  * command-line option that overrides it.  Returns 0, or -1 for no such key. */
 int chip_key_range(const char *key, double *min, double *max);
 
-int chip_num_cores(const struct chip_desc *c);
+int chip_num_cores(const struct chip_desc *c); /* of every board */
 int chip_num_tiles(const struct chip_desc *c);
+int chip_tiles_per_board(const struct chip_desc *c);
+int chip_board_of_core(const struct chip_desc *c, int core);
+int chip_num_mcs(const struct chip_desc *c); /* of every board: n_mc x boards */
 struct chip_core_pos chip_core_pos(const struct chip_desc *c, int core);
 int chip_core_id(const struct chip_desc *c, int x, int y, int z);
 int chip_tile_of_core(const struct chip_desc *c, int core);
 
-/* Routers crossed between two cores' tiles under XY routing (0 on one tile). */
+/* Routers crossed between two cores' tiles under XY routing (0 on one tile);
+ * between boards, those to the system interface on both boards. */
 int chip_mesh_hops(const struct chip_desc *c, int core_a, int core_b);
 /* Hops from a core's tile to a memory controller's router. */
 int chip_mc_hops(const struct chip_desc *c, int core, int mc);
-/* The memory controller closest to a core (ties: lowest index). */
+/* The memory controller of the core's board closest to it (ties: lowest index). */
 int chip_nearest_mc(const struct chip_desc *c, int core);
 
 int chip_num_voltage_domains(const struct chip_desc *c);
@@ -157,14 +172,28 @@ double chip_mpb_read_cycles(const struct chip_desc *c, int core, int owner, int 
 double chip_mpb_write_line_cycles(const struct chip_desc *c, int core, int owner, int tile_mhz);
 /* One uncached word read by `core` through memory controller `mc`. */
 double chip_ddr_read_cycles(const struct chip_desc *c, int core, int mc, int tile_mhz);
+/* How much later than the writer's stall a line written by `core` is there
+ * at `owner`: 0 on one board (chip_mpb_write_line_cycles is the whole write). */
+double chip_write_arrival_cycles(const struct chip_desc *c, int core, int owner, int tile_mhz);
 
 /* Routes (chip_route.c).  Link id = tile x CHIP_LINK_DIRECTIONS + direction
- * of the router's outgoing link. */
+ * of the router's outgoing link; with several boards, then one link per
+ * board: its system interface's way out (chip_board_link). */
 enum { CHIP_LINK_EAST, CHIP_LINK_WEST, CHIP_LINK_NORTH, CHIP_LINK_SOUTH, CHIP_LINK_DIRECTIONS };
 int chip_num_links(const struct chip_desc *c);
-/* The links a line crosses from tile (from_x, from_y) to tile (to_x, to_y); returns how many (<= max). */
+int chip_board_link(const struct chip_desc *c, int board);
+/* The links a line crosses from tile (from_x, from_y) to tile (to_x, to_y) of board 0; returns how many (<= max). */
 int chip_xy_route(const struct chip_desc *c, int from_x, int from_y, int to_x, int to_y, int *links, int max);
-/* The memory controller behind byte `offset` of the off-chip shared region. */
+/* The links a line crosses from tile `from` to tile `to` (numbered across
+ * boards): XY on one board; else to the system interface, out of it, and
+ * from the other board's interface on; returns how many (<= max). */
+int chip_route(const struct chip_desc *c, int from, int to, int *links, int max);
+/* The same to memory controller mc's router. */
+int chip_mc_route(const struct chip_desc *c, int from, int mc, int *links, int max);
+/* The longest route chip_route or chip_mc_route gives. */
+int chip_max_route(const struct chip_desc *c);
+/* The memory controller behind byte `offset` of the off-chip shared region
+ * (board 0's controllers: the boards share no memory, [SCC-2BOARD] sec. VII). */
 int chip_shared_mc(const struct chip_desc *c, unsigned long long offset);
 
 /* Power model (chip_power.c). */
@@ -172,5 +201,7 @@ int chip_shared_mc(const struct chip_desc *c, unsigned long long offset);
 double chip_core_power(const struct chip_desc *c, double volts, int tile_mhz, double activity);
 /* One voltage domain's static power in W at volts. */
 double chip_domain_static_power(const struct chip_desc *c, double volts);
+/* The uncore's power in W, of every board. */
+double chip_uncore_power(const struct chip_desc *c);
 
 #endif

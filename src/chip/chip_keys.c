@@ -24,6 +24,9 @@
 #define OPERATION 0, 1e9 /* cycles of one software or kernel operation, up to ~2 s at 533 MHz */
 static const struct chip_key keys[] = {
     KEY("name", name, CHIP_KEY_NAME, 1, CHIP_NAME_LEN - 1, "bytes"),
+    INT_KEY(boards, 1, CHIP_MAX_BOARDS, "boards"),
+    INT_KEY(sif_tile_x, 0, CHIP_MAX_CORES - 1, "tile column"),
+    INT_KEY(sif_tile_y, 0, CHIP_MAX_CORES - 1, "tile row"),
     INT_KEY(tiles_x, 1, CHIP_MAX_CORES, "tiles"),
     INT_KEY(tiles_y, 1, CHIP_MAX_CORES, "tiles"),
     INT_KEY(cores_per_tile, 1, CHIP_MAX_CORES, "cores"),
@@ -52,6 +55,9 @@ static const struct chip_key keys[] = {
     LAT_KEY(contention_window_ns, CHIP_KEY_DOUBLE, 1, 1e12, "ns"),
     LAT_KEY(interrupt_cycles, CHIP_KEY_DOUBLE, OPERATION, "core cycles"),
     LAT_KEY(l2_read, CHIP_KEY_DOUBLE, LATENCY, "core cycles"),
+    LAT_KEY(board_read_ns, CHIP_KEY_DOUBLE, 0, 1e9, "ns"),
+    LAT_KEY(board_write_ns, CHIP_KEY_DOUBLE, 0, 1e9, "ns"),
+    LAT_KEY(board_write_ack_ns, CHIP_KEY_DOUBLE, 0, 1e9, "ns"),
     CACHE_KEY(l1_bytes, 0, 1 << 30, "bytes (0: no caches)"),
     CACHE_KEY(l1_ways, 1, 64, "ways"),
     CACHE_KEY(l2_bytes, 0, 1 << 30, "bytes (0: no level 2)"),
@@ -204,11 +210,26 @@ static int cache_problem(const struct chip_desc *c, struct chip_problem *p) {
 static int geometry_problem(const struct chip_desc *c, struct chip_problem *p) {
   /* 64-bit product: each factor is at most 1024 here, but a desc built in
    * code must not wrap around either. */
-  long long cores = (long long)c->tiles_x * c->tiles_y * c->cores_per_tile;
+  long long cores = (long long)c->tiles_x * c->tiles_y * c->cores_per_tile * c->boards;
   if (cores > CHIP_MAX_CORES) {
-    snprintf(p->why, sizeof p->why, "tiles_x x tiles_y x cores_per_tile = %d x %d x %d = %lld cores, more than %d",
-             c->tiles_x, c->tiles_y, c->cores_per_tile, cores, CHIP_MAX_CORES);
-    return PROBLEM(-1, "tiles_x", "tiles_y", "cores_per_tile");
+    char boards[32] = ""; /* named only when there are several */
+    if (c->boards > 1) snprintf(boards, sizeof boards, " x %d", c->boards);
+    snprintf(p->why, sizeof p->why, "tiles_x x tiles_y x cores_per_tile%s = %d x %d x %d%s = %lld cores, more than %d",
+             c->boards > 1 ? " x boards" : "", c->tiles_x, c->tiles_y, c->cores_per_tile, boards, cores,
+             CHIP_MAX_CORES);
+    return c->boards > 1 ? PROBLEM(-1, "boards", "tiles_x", "tiles_y")
+                         : PROBLEM(-1, "tiles_x", "tiles_y", "cores_per_tile");
+  }
+  if (c->boards > 1 && (c->sif_tile_x >= c->tiles_x || c->sif_tile_y >= c->tiles_y)) { /* one board: unused */
+    snprintf(p->why, sizeof p->why,
+             "sif_tile_x, sif_tile_y = %d,%d lies outside the mesh of tiles_x x tiles_y = %d x %d", c->sif_tile_x,
+             c->sif_tile_y, c->tiles_x, c->tiles_y);
+    return PROBLEM(-1, "sif_tile_x", "sif_tile_y", "tiles_x");
+  }
+  if (c->lat.board_write_ack_ns > c->lat.board_write_ns) {
+    snprintf(p->why, sizeof p->why, "lat_board_write_ack_ns = %.15g is above lat_board_write_ns = %.15g",
+             c->lat.board_write_ack_ns, c->lat.board_write_ns);
+    return PROBLEM(-1, "lat_board_write_ack_ns", "lat_board_write_ns");
   }
   if (c->line_bytes & (c->line_bytes - 1)) {
     snprintf(p->why, sizeof p->why, "line_bytes = %d is not a power of two", c->line_bytes);
@@ -224,9 +245,14 @@ static int geometry_problem(const struct chip_desc *c, struct chip_problem *p) {
              c->line_bytes);
     return PROBLEM(-1, "lat_mc_page_bytes", "line_bytes");
   }
-  if (c->n_mc < 1 || c->n_mc > CHIP_MAX_MC) {
-    snprintf(p->why, sizeof p->why, "need 1..%d mc lines", CHIP_MAX_MC);
+  if (c->n_mc < 1) {
+    snprintf(p->why, sizeof p->why, "need at least one mc line");
     return PROBLEM(-1, "mc");
+  }
+  if (c->n_mc * c->boards > CHIP_MAX_MC) {
+    snprintf(p->why, sizeof p->why, "%d memory controllers (mc lines) per board x %d boards is more than %d", c->n_mc,
+             c->boards, CHIP_MAX_MC);
+    return PROBLEM(-1, "mc", "boards");
   }
   for (int i = 0; i < c->n_mc; i++)
     if (c->mc[i].tile_x < 0 || c->mc[i].tile_x >= c->tiles_x || c->mc[i].tile_y < 0 || c->mc[i].tile_y >= c->tiles_y) {

@@ -1,10 +1,21 @@
 /* The latency model of the chip layer (docs/model.md): what one MPB or DDR3
  * access costs a core, from the constants in struct chip_latency.  Remote
  * accesses cross the mesh there and back under XY routing; mesh and memory
- * cycles are converted to the accessing tile's core cycles. */
+ * cycles are converted to the accessing tile's core cycles.  An access to
+ * another board crosses both meshes to and from the system interfaces, and
+ * the way between them ([SCC-2BOARD] sec. III-IV, docs/cluster.md "The link
+ * model"): a read waits for the whole round trip (one outstanding request
+ * per core); a write stalls the writer until its own interface acknowledges
+ * it, and arrives later. */
 #include "chip.h"
 
 static double to_core_cycles(double cycles, int clock_mhz, int tile_mhz) { return cycles * tile_mhz / clock_mhz; }
+
+static double ns_to_core_cycles(double ns, int tile_mhz) { return ns * tile_mhz / 1000.0; }
+
+static int other_board(const struct chip_desc *c, int core, int owner) {
+  return chip_board_of_core(c, core) != chip_board_of_core(c, owner);
+}
 
 /* ref 3 "model check": 8 mesh cycles per hop, 4 there and 4 back. */
 double chip_mesh_round_trip_cycles(const struct chip_desc *c, int hops, int tile_mhz) {
@@ -17,16 +28,25 @@ static double mpb_access(const struct chip_desc *c, int core, int owner, int til
 }
 
 double chip_mpb_read_cycles(const struct chip_desc *c, int core, int owner, int tile_mhz) {
-  return mpb_access(c, core, owner, tile_mhz, c->lat.mpb_read_local, c->lat.mpb_read_remote);
+  double board = other_board(c, core, owner) ? ns_to_core_cycles(c->lat.board_read_ns, tile_mhz) : 0;
+  return mpb_access(c, core, owner, tile_mhz, c->lat.mpb_read_local, c->lat.mpb_read_remote) + board;
 }
 
 double chip_mpb_write_line_cycles(const struct chip_desc *c, int core, int owner, int tile_mhz) {
-  return mpb_access(c, core, owner, tile_mhz, c->lat.mpb_write_local, c->lat.mpb_write_remote);
+  double board = other_board(c, core, owner) ? ns_to_core_cycles(c->lat.board_write_ack_ns, tile_mhz) : 0;
+  return mpb_access(c, core, owner, tile_mhz, c->lat.mpb_write_local, c->lat.mpb_write_remote) + board;
+}
+
+double chip_write_arrival_cycles(const struct chip_desc *c, int core, int owner, int tile_mhz) {
+  if (!other_board(c, core, owner)) return 0;
+  return ns_to_core_cycles(c->lat.board_write_ns - c->lat.board_write_ack_ns, tile_mhz);
 }
 
 /* ref 3 "DDR3 read" [PERFPOWER-2011] (docs/references.md): core cycles + the mesh
- * round trip to the controller + the DDR3 latency at the memory clock. */
+ * round trip to the controller + the DDR3 latency at the memory clock; a
+ * controller of another board as a read there. */
 double chip_ddr_read_cycles(const struct chip_desc *c, int core, int mc, int tile_mhz) {
+  double board = mc / c->n_mc != chip_board_of_core(c, core) ? ns_to_core_cycles(c->lat.board_read_ns, tile_mhz) : 0;
   return c->lat.ddr_core + chip_mesh_round_trip_cycles(c, chip_mc_hops(c, core, mc), tile_mhz) +
-         to_core_cycles(c->lat.ddr_memory, c->ddr_mhz, tile_mhz);
+         to_core_cycles(c->lat.ddr_memory, c->ddr_mhz, tile_mhz) + board;
 }

@@ -11,3 +11,6 @@ double chip_core_power(const struct chip_desc *c, double volts, int tile_mhz, do
 double chip_domain_static_power(const struct chip_desc *c, double volts) {
   return c->power.domain_static * volts / c->power.static_ref_volts;
 }
+
+/* Each board has its own mesh, memory controllers and I/O. */
+double chip_uncore_power(const struct chip_desc *c) { return c->power.uncore * c->boards; }

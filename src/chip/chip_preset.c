@@ -9,6 +9,9 @@
 static void scc_preset(struct chip_desc *c) {
   memset(c, 0, sizeof *c);
   snprintf(c->name, sizeof c->name, "scc");
+  c->boards = 1;
+  c->sif_tile_x = 3; /* U: ref 1 "mesh": the system interface's router taken to be tile (3,0) */
+  c->sif_tile_y = 0;
   c->tiles_x = 6; /* ref 1 "mesh": 6 x 4 tiles */
   c->tiles_y = 4;
   c->cores_per_tile = 2;        /* ref 1 "mesh": 2 P54C cores per tile */
@@ -49,10 +52,13 @@ static void scc_preset(struct chip_desc *c) {
   c->lat.mc_page_bytes = 16 << 20;     /* ref 1 "LUT": 16 MB pages; pages dealt to controllers in turn (U) */
   c->lat.interrupt_cycles = 612;       /* ref 3 "Other costs": interrupt delivery >= 612 cycles (lower end) */
   c->lat.l2_read = 18;                 /* U: ref 3 "L2 read" (an L2 hit, Intel's SCC latency table) */
-  c->cache.l1_bytes = 8192;            /* ref 1 "L1 / L2": 8 KB data */
-  c->cache.l1_ways = 2;                /* ref 5 "caches": the P54C's data cache is 2-way */
-  c->cache.l2_bytes = 256 << 10;       /* ref 1 "L1 / L2": 256 KB per core */
-  c->cache.l2_ways = 4;                /* ref 1 "L1 / L2": 4-way */
+  c->lat.board_read_ns = 32000;     /* ref 4 "inter-board throughput": LPRG at most 1 MB/s, a 32-byte line per read */
+  c->lat.board_write_ns = 16000;    /* ref 4 sec. IV: a read takes about twice as long as a write */
+  c->lat.board_write_ack_ns = 2000; /* ref 4 "inter-board throughput": RPLG up to 16 MB/s, writes pipelined */
+  c->cache.l1_bytes = 8192;         /* ref 1 "L1 / L2": 8 KB data */
+  c->cache.l1_ways = 2;             /* ref 5 "caches": the P54C's data cache is 2-way */
+  c->cache.l2_bytes = 256 << 10;    /* ref 1 "L1 / L2": 256 KB per core */
+  c->cache.l2_ways = 4;             /* ref 1 "L1 / L2": 4-way */
   /* Timing model constants (docs/model.md "Calibration"). */
   c->time.compute_slowdown = 125;   /* D: make calibrate on the development host (docs/model.md "Calibration") */
   c->time.compute_ref_mhz = 533;    /* ref 1 "clocks": default tile clock */
@@ -123,6 +129,8 @@ static int parametric_preset(const char *name, struct chip_desc *c, char *err, s
     c->mc[c->n_mc++] = (struct chip_mc){0, rows[r]};
     if (w > 1) c->mc[c->n_mc++] = (struct chip_mc){w - 1, rows[r]};
   }
+  c->sif_tile_x = w / 2; /* the middle of row 0, as tile (3,0) on the SCC */
+  c->sif_tile_y = 0;
   return chip_validate(c, err, errlen);
 }
 

@@ -144,10 +144,14 @@ static int parse_arguments(int argc, char **argv, struct launch_options *o) {
   return i;
 }
 
-/* --chip, with --compute-slowdown applied; the UEs must fit its cores. */
+/* --chip, with --boards and --compute-slowdown applied; the UEs must fit its cores. */
 static int load_chip(struct launch_options *o) {
   if (chip_load(o->chip_name, &o->job.chip, err, sizeof err)) return launch_fail("%s", err);
   if (o->compute_slowdown >= 0) o->job.chip.time.compute_slowdown = o->compute_slowdown;
+  if (o->boards > 0) {
+    o->job.chip.boards = (int)o->boards;
+    if (chip_validate(&o->job.chip, err, sizeof err)) return launch_fail("--boards %ld: %s", o->boards, err);
+  }
   int chip_cores = chip_num_cores(&o->job.chip);
   if (o->job.nue > chip_cores)
     return launch_fail("%d UEs do not fit chip '%s' with %d cores", o->job.nue, o->job.chip.name, chip_cores);

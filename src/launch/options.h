@@ -19,6 +19,7 @@ struct launch_options {
   const char *hostfile;       /* -f */
   const char *clock_text;     /* and -clock: checked once the options are all read */
   double compute_slowdown;    /* -1: the chip's */
+  long boards;                /* --boards, -1: the chip's */
   long wait_spin, wait_yield; /* OPENSCC_SPIN / OPENSCC_YIELD, -1 when unset (adaptive waiting) */
   int asym_fence;             /* OPENSCC_ASYM_FENCE */
   int mpi;                    /* enum launch_mpi (--mpi) */

@@ -93,11 +93,13 @@ static void write_job(FILE *f, const struct launch_options *o, const struct hw_j
   }
   fprintf(f, "],\n    \"nue\": %u,\n    \"chip\": ", h->nue);
   json_string(f, h->chip.name);
-  fprintf(f, ",\n    \"mesh\": {\"tiles_x\": %d, \"tiles_y\": %d, \"cores_per_tile\": %d, \"memory_controllers\": [",
-          h->chip.tiles_x, h->chip.tiles_y, h->chip.cores_per_tile);
+  fprintf(f,
+          ",\n    \"mesh\": {\"boards\": %d, \"tiles_x\": %d, \"tiles_y\": %d, \"cores_per_tile\": %d, "
+          "\"memory_controllers\": [",
+          h->chip.boards, h->chip.tiles_x, h->chip.tiles_y, h->chip.cores_per_tile);
   for (int m = 0; m < h->chip.n_mc; m++)
     fprintf(f, "%s[%d, %d]", m ? ", " : "", h->chip.mc[m].tile_x, h->chip.mc[m].tile_y);
-  fprintf(f, "]}");
+  fprintf(f, "], \"system_interface\": [%d, %d]}", h->chip.sif_tile_x, h->chip.sif_tile_y);
   json_number(f, ",\n    ", "host_seconds", "%.6f", host_s);
   for (size_t i = 0; i < launch_option_count; i++)
     if (launch_option_rows[i].json) write_option(f, &launch_option_rows[i], o, job);
@@ -129,9 +131,9 @@ static void write_ue(FILE *f, const struct hw_job *job, uint32_t u) {
   const struct svm_ue_shared *svm = svm_ue_shared_of(job, (int)u);
   struct chip_core_pos pos = chip_core_pos(&h->chip, ue->core);
   fprintf(f,
-          "    {\"ue\": %u, \"core\": %d, \"tile\": [%d, %d], \"puts\": %llu, \"put_bytes\": %llu, \"gets\": %llu, "
-          "\"get_bytes\": %llu, \"flag_writes\": %llu, \"barriers\": %llu, \"sleeps\": %llu",
-          u, ue->core, pos.x, pos.y, (unsigned long long)k->puts, (unsigned long long)k->put_bytes,
+          "    {\"ue\": %u, \"core\": %d, \"board\": %d, \"tile\": [%d, %d], \"puts\": %llu, \"put_bytes\": %llu, "
+          "\"gets\": %llu, \"get_bytes\": %llu, \"flag_writes\": %llu, \"barriers\": %llu, \"sleeps\": %llu",
+          u, ue->core, pos.board, pos.x, pos.y, (unsigned long long)k->puts, (unsigned long long)k->put_bytes,
           (unsigned long long)k->gets, (unsigned long long)k->get_bytes, (unsigned long long)k->flag_writes,
           (unsigned long long)k->barriers, (unsigned long long)ue->sleeps);
   if (h->set.trace_level >= HW_TRACE_MESSAGES || h->set.model)

@@ -39,7 +39,7 @@ static int64_t take_frame(void) {
   int tried[CHIP_MAX_MC] = {0};
   for (int n = 0; n < c->n_mc; n++) {
     int best = -1;
-    for (int m = 0; m < c->n_mc; m++)
+    for (int m = 0; m < c->n_mc; m++) /* the shared region's controllers: board 0's (chip_shared_mc) */
       if (!tried[m] && (best < 0 || chip_mc_hops(c, rcce_my_core(), m) < chip_mc_hops(c, rcce_my_core(), best)))
         best = m;
     tried[best] = 1;

@@ -115,7 +115,7 @@ double timing_ddr_cycles(int mc) {
   timing_ps_per_cycle(); /* brings cached_divider up to date */
   if (ddr.divider != timing_g.cached_divider || ddr.core != timing_g.core) {
     int mhz = chip_tile_mhz(timing_g.chip, timing_g.cached_divider);
-    for (int m = 0; m < timing_g.chip->n_mc; m++)
+    for (int m = 0; m < chip_num_mcs(timing_g.chip); m++)
       ddr.cycles[m] = chip_ddr_read_cycles(timing_g.chip, timing_g.core, m, mhz);
     ddr.divider = timing_g.cached_divider;
     ddr.core = timing_g.core;

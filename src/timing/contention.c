@@ -31,38 +31,28 @@ static struct {
   int max_hops;
 } cs;
 
-static void route_table(int n, int *hops, int *route, const int *tx, const int *ty) {
-  struct chip_core_pos me = chip_core_pos(timing_g.chip, timing_g.core);
-  for (int i = 0; i < n; i++)
-    hops[i] = chip_xy_route(timing_g.chip, me.x, me.y, tx[i], ty[i], route + (size_t)i * cs.max_hops, cs.max_hops);
-}
-
 static int routes_init(void) {
   const struct chip_desc *c = timing_g.chip;
-  int tiles = chip_num_tiles(c);
+  int tiles = chip_num_tiles(c), mcs = chip_num_mcs(c), me = chip_tile_of_core(c, timing_g.core);
   cs.tile_route = malloc(sizeof(int) * (size_t)tiles * (size_t)cs.max_hops);
   cs.tile_hops = malloc(sizeof(int) * (size_t)tiles);
-  cs.mc_route = malloc(sizeof(int) * (size_t)c->n_mc * (size_t)cs.max_hops);
-  cs.mc_hops = malloc(sizeof(int) * (size_t)c->n_mc);
-  int *tx = malloc(sizeof(int) * (size_t)(tiles + c->n_mc)), *ty = malloc(sizeof(int) * (size_t)(tiles + c->n_mc));
-  int ok = cs.tile_route && cs.tile_hops && cs.mc_route && cs.mc_hops && tx && ty;
-  if (ok) {
-    for (int t = 0; t < tiles; t++) tx[t] = t % c->tiles_x, ty[t] = t / c->tiles_x;
-    route_table(tiles, cs.tile_hops, cs.tile_route, tx, ty);
-    for (int m = 0; m < c->n_mc; m++) tx[m] = c->mc[m].tile_x, ty[m] = c->mc[m].tile_y;
-    route_table(c->n_mc, cs.mc_hops, cs.mc_route, tx, ty);
-  }
-  free(tx), free(ty);
-  return ok ? 0 : -1;
+  cs.mc_route = malloc(sizeof(int) * (size_t)mcs * (size_t)cs.max_hops);
+  cs.mc_hops = malloc(sizeof(int) * (size_t)mcs);
+  if (!cs.tile_route || !cs.tile_hops || !cs.mc_route || !cs.mc_hops) return -1;
+  for (int t = 0; t < tiles; t++)
+    cs.tile_hops[t] = chip_route(c, me, t, cs.tile_route + (size_t)t * (size_t)cs.max_hops, cs.max_hops);
+  for (int m = 0; m < mcs; m++)
+    cs.mc_hops[m] = chip_mc_route(c, me, m, cs.mc_route + (size_t)m * (size_t)cs.max_hops, cs.max_hops);
+  return 0;
 }
 
 int timing_contention_init(void) {
   const struct chip_desc *c = timing_g.chip;
   int nue = (int)timing_g.job->hdr->nue;
   cs.n_res = (int)timing_g.n_resources;
-  cs.first_port = c->n_mc;
-  cs.first_link = c->n_mc + chip_num_tiles(c);
-  cs.max_hops = c->tiles_x + c->tiles_y;
+  cs.first_port = chip_num_mcs(c);
+  cs.first_link = cs.first_port + chip_num_tiles(c);
+  cs.max_hops = chip_max_route(c);
   cs.busy_ps = calloc((size_t)cs.n_res, sizeof *cs.busy_ps);
   cs.active = calloc((size_t)cs.n_res, sizeof *cs.active);
   cs.listed = calloc((size_t)cs.n_res, sizeof *cs.listed);
@@ -155,9 +145,14 @@ static double use(int r, double service_ps, double n) {
   return n * service_ps * rho / (2 * (1 - rho));
 }
 
+/* A mesh link carries a line in link_service_cycles; a board's link to the
+ * others one in board_write_ack_ns, the pace at which writes pipeline
+ * through it ([SCC-2BOARD] Fig. 3: 16 MB/s). */
 static double links_wait(const int *route, int hops, double n) {
-  double link_ps = timing_g.chip->lat.link_service_cycles * 1e6 / timing_g.chip->mesh_mhz, w = 0;
-  for (int i = 0; i < hops; i++) w += use(cs.first_link + route[i], link_ps, n);
+  const struct chip_desc *c = timing_g.chip;
+  double link_ps = c->lat.link_service_cycles * 1e6 / c->mesh_mhz, board_ps = c->lat.board_write_ack_ns * 1000, w = 0;
+  int mesh_links = chip_num_tiles(c) * CHIP_LINK_DIRECTIONS;
+  for (int i = 0; i < hops; i++) w += use(cs.first_link + route[i], route[i] < mesh_links ? link_ps : board_ps, n);
   return w;
 }
 

@@ -91,7 +91,7 @@ static void interval_energy(const struct hw_job *j, uint64_t t0, uint64_t t1, st
   for (int core = 0; core < ncores; core++)
     if (!used[core]) out->dynamic_j += idle_core_w(j, core, t1) * out->seconds;
   for (int d = 0; d < nd; d++) out->static_j += domain_static_j(j, d, t1) - domain_static_j(j, d, t0);
-  out->uncore_j = c->power.uncore * out->seconds;
+  out->uncore_j = chip_uncore_power(c) * out->seconds;
   out->energy_j = out->dynamic_j + out->static_j + out->uncore_j;
   out->average_w = out->seconds > 0 ? out->energy_j / out->seconds : 0;
   out->edp_js = out->energy_j * out->seconds;
@@ -132,7 +132,7 @@ int timing_power_trace(const struct hw_job *j, double *watts, int max, double *b
   *bucket_s = (double)width * 1e-12;
   for (int b = 0; b < n; b++) {
     uint64_t mid = (uint64_t)b * width + width / 2;
-    double w = c->power.uncore;
+    double w = chip_uncore_power(c);
     for (int d = 0; d < chip_num_voltage_domains(c); d++) w += domain_static_w(j, d, mid);
     unsigned char busy[CHIP_MAX_CORES] = {0};
     for (uint32_t u = 0; u < j->hdr->nue; u++) {
@@ -151,7 +151,7 @@ int timing_power_trace(const struct hw_job *j, double *watts, int max, double *b
 
 double timing_power_at(const struct hw_job *j, uint64_t t) {
   const struct chip_desc *c = &j->hdr->chip;
-  double w = c->power.uncore;
+  double w = chip_uncore_power(c);
   for (int d = 0; d < chip_num_voltage_domains(c); d++) w += domain_static_w(j, d, t);
   double activity[CHIP_MAX_CORES];
   for (int core = 0; core < chip_num_cores(c); core++) activity[core] = c->power.idle_activity;

@@ -13,11 +13,13 @@ static int mpb_owner(const volatile void *addr, uint64_t *line) {
   return (int)(off / per_core);
 }
 
-/* One word read from / one line written to each core's MPB, in cycles at
- * the tile's present clock: a table rebuilt when DVFS changes the clock. */
+/* One word read from / one line written to each core's MPB, and how much
+ * later than the writer's stall a line written there arrives (another
+ * board's), in cycles at the tile's present clock: a table rebuilt when
+ * DVFS changes the clock. */
 static struct {
   int divider, core;
-  double read[CHIP_MAX_CORES], write[CHIP_MAX_CORES];
+  double read[CHIP_MAX_CORES], write[CHIP_MAX_CORES], arrival[CHIP_MAX_CORES];
 } lines = {.divider = -1};
 
 static const double *line_cycles(int write) {
@@ -27,6 +29,7 @@ static const double *line_cycles(int write) {
     for (int core = 0; core < chip_num_cores(timing_g.chip); core++) {
       lines.read[core] = chip_mpb_read_cycles(timing_g.chip, timing_g.core, core, mhz);
       lines.write[core] = chip_mpb_write_line_cycles(timing_g.chip, timing_g.core, core, mhz);
+      lines.arrival[core] = chip_write_arrival_cycles(timing_g.chip, timing_g.core, core, mhz);
     }
     lines.divider = timing_g.cached_divider;
     lines.core = timing_g.core;
@@ -41,15 +44,21 @@ static void charge_lines(int owner, double n, double cycles_per_line, double ext
   timing_advance((uint64_t)(ps + 0.5), TIMING_COMM, TIMING_STALLED);
 }
 
+/* When a line I have just written into owner's MPB is there. */
+static uint64_t arrival_ps(int owner) {
+  line_cycles(1); /* brings the table up to date */
+  return timing_g.clock->now_ps + (uint64_t)(lines.arrival[owner] * timing_ps_per_cycle() + 0.5);
+}
+
 void timing_flag_write(const volatile void *word, int slot, uint32_t value) {
   if (!timing_enabled) return;
   uint64_t line;
   int owner = mpb_owner(word, &line);
   timing_charge(timing_g.chip->time.sw_step_cycles);
   charge_lines(owner, 1, line_cycles(1)[owner], 0);
-  __atomic_store_n(timing_stamp(owner, line, (uint64_t)slot), timing_stamp_pack(timing_g.clock->now_ps, value),
-                   __ATOMIC_RELEASE);
-  timing_floor_stamped(timing_g.clock->now_ps);
+  uint64_t there = arrival_ps(owner);
+  __atomic_store_n(timing_stamp(owner, line, (uint64_t)slot), timing_stamp_pack(there, value), __ATOMIC_RELEASE);
+  timing_floor_stamped(there);
 }
 
 void timing_flag_seen(const volatile void *word, int slot, uint32_t value) {
@@ -120,7 +129,7 @@ void timing_barrier_arrive(const volatile void *line, uint32_t gen) {
   /* Counting in is an atomic update of the counter line: a read and a write. */
   timing_charge(timing_g.chip->time.sw_step_cycles);
   timing_charge_stall(line_cycles(0)[owner] + line_cycles(1)[owner]);
-  stamp_max(barrier_slot(line, gen), timing_g.clock->now_ps);
+  stamp_max(barrier_slot(line, gen), arrival_ps(owner));
 }
 
 void timing_barrier_release(const volatile void *line, uint32_t gen, const int *ues, int n) {

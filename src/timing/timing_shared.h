@@ -120,9 +120,9 @@ static inline struct timing_floor *timing_floor_of(const struct hw_job *j, int u
 #define TIMING_WINDOW_SLOTS (2 * TIMING_WINDOW_LAG)
 
 /* Shared resources of the contention model: memory controllers, MPB ports
- * (one per tile), mesh links. */
+ * (one per tile), mesh links (and the boards' links to each other), of every board. */
 static inline uint64_t timing_resource_count(const struct chip_desc *c) {
-  return (uint64_t)(c->n_mc + chip_num_tiles(c) + chip_num_links(c));
+  return (uint64_t)(chip_num_mcs(c) + chip_num_tiles(c) + chip_num_links(c));
 }
 
 /* The slot of window k in a UE's windows (timing.windows): its tag, then

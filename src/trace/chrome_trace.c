@@ -41,8 +41,8 @@ static void name_tracks(struct exporter *x) {
     begin_event(x);
     fprintf(x->f,
             "{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":0,\"tid\":%u,"
-            "\"args\":{\"name\":\"UE %u (core %d, tile %d,%d)\"}}",
-            u, u, core, p.x, p.y);
+            "\"args\":{\"name\":\"UE %u (core %d, board %d, tile %d,%d)\"}}",
+            u, u, core, p.board, p.x, p.y);
   }
 }
 
