@@ -90,8 +90,8 @@ def _consistency_error(s: dict) -> str | None:
     per_board = w * h * mesh["cores_per_tile"]
     cores = per_board * boards
     if cores > MAX_CORES:
-        return (f"job/mesh: {boards} board(s) of {w} x {h} tiles of {mesh['cores_per_tile']} cores: "
-                f"more than {MAX_CORES} cores")
+        several = f"{boards} boards of " if boards > 1 else ""
+        return f"job/mesh: {several}{w} x {h} tiles of {mesh['cores_per_tile']} cores: more than {MAX_CORES} cores"
     if job["nue"] != len(ues):
         return f"job/nue: {job['nue']} UEs, but ues lists {len(ues)}"
     seen = set()

@@ -38,11 +38,13 @@ static void name_tracks(struct exporter *x) {
   for (uint32_t u = 0; u < x->j->hdr->nue; u++) {
     int core = hw_ue(x->j, (int)u)->core;
     struct chip_core_pos p = chip_core_pos(&x->j->hdr->chip, core);
+    char board[24] = ""; /* named only when there are several */
+    if (x->j->hdr->chip.boards > 1) snprintf(board, sizeof board, "board %d, ", p.board);
     begin_event(x);
     fprintf(x->f,
             "{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":0,\"tid\":%u,"
-            "\"args\":{\"name\":\"UE %u (core %d, board %d, tile %d,%d)\"}}",
-            u, u, core, p.board, p.x, p.y);
+            "\"args\":{\"name\":\"UE %u (core %d, %stile %d,%d)\"}}",
+            u, u, core, board, p.x, p.y);
   }
 }
 
