@@ -1,5 +1,5 @@
 /* The emulated power sensor (include/scc_power.h): the power model's
- * reading of the chip's present state, in model mode only. */
+ * reading (src/timing/sensor.c), in model mode only. */
 #include "../timing/energy.h"
 #include "rcce_internal.h"
 #include "scc_power.h"
@@ -7,5 +7,5 @@
 double scc_power_read(void) {
   TIMING_SCOPE();
   if (!rcce_g.initialized || !timing_enabled) return -1.0;
-  return timing_power_at(&rcce_g.job, timing_now());
+  return timing_sensor_read();
 }

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <time.h>
 
+#include "energy.h"
 #include "timing_internal.h"
 
 int timing_enabled;
@@ -95,9 +96,10 @@ static int timing_lookup_regions(struct hw_job *job, int ue) {
   timing_g.lock_free = hw_region_base(job, TIMING_LOCKS_REGION);
   timing_g.floors = timing_floor_of(job, 0);
   timing_g.windows = timing_windows_of(job, ue);
+  timing_g.energy = timing_energy_of(job, ue);
   timing_g.n_resources = timing_resource_count(timing_g.chip);
   return timing_g.clock && timing_g.stamps && timing_g.vlogs && timing_g.lock_free && timing_g.floors &&
-                 timing_g.windows
+                 timing_g.windows && timing_g.energy
              ? 0
              : -1;
 }
@@ -128,7 +130,6 @@ int timing_init(struct hw_job *job, int ue) {
   timing_g.left_cycles = timing_bb_cycles;
   timing_g.left_unpriced = timing_bb_unpriced;
   timing_g.probe_ns = timing_g.counted ? 0 : probe_overhead_ns();
-  timing_g.clock->activity = 1.0;
   timing_g.clock->running = 1;
   timing_shared_lo = (uintptr_t)(job->base + job->hdr->shared_off);
   timing_shared_len = job->hdr->shared_bytes;
@@ -173,16 +174,27 @@ void timing_advance(uint64_t ps, enum timing_kind kind, enum timing_activity act
   struct timing_vclock *c = timing_g.clock;
   if (timing_floor_blocked) timing_contention_resume(); /* acting again, from where the clock stands */
   uint64_t t0 = c->now_ps;
+  uint32_t steps = __atomic_load_n(&c->steps, __ATOMIC_RELAXED);
+  __atomic_store_n(&c->steps, steps + 1, __ATOMIC_RELAXED); /* the sensor's seqlock (energy.c) */
+  __atomic_thread_fence(__ATOMIC_RELEASE);
   c->now_ps += ps;
-  if (c->now_ps >= timing_g.window_end_ps) timing_contention_cross();
   if (kind == TIMING_COMPUTE) c->compute_ps += ps;
   else if (kind == TIMING_COMM) c->comm_ps += ps;
   else c->wait_ps += ps;
   refresh_state();
-  c->activity = activity_factor(activity);
-  double e = timing_g.watts[activity] * (double)ps * 1e-12;
+  /* A wait may span a DVFS change of the domain: its energy follows the log. */
+  double e = activity == TIMING_POLLING
+                 ? timing_core_joules(timing_g.job, timing_g.core, t0, c->now_ps, activity_factor(activity))
+                 : timing_g.watts[activity] * (double)ps * 1e-12;
   c->dynamic_j += e;
   trace_energy(c, t0, c->now_ps, e);
+  /* The windows' energy before the floor leaves them (sensor.c). */
+  timing_sensor_record(t0, c->now_ps, e);
+  __atomic_store_n(&c->steps, steps + 2, __ATOMIC_RELEASE);
+  if (c->now_ps >= timing_g.window_end_ps) {
+    timing_contention_cross();
+    timing_sensor_lookahead(t0 / timing_g.window_ps, c->now_ps / timing_g.window_ps);
+  }
 }
 
 /* Computation since the last exit, counted: the P54C cycles of the blocks

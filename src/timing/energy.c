@@ -4,6 +4,7 @@
 #include "energy.h"
 #include "timing_shared.h"
 
+#include <sched.h>
 #include <string.h>
 
 static double level_volts(const struct chip_desc *c, int vl) { return c->vlevel[vl].volts; }
@@ -50,6 +51,23 @@ static double core_w(const struct hw_job *j, int core, uint64_t t, double activi
   int mhz;
   core_state_at(j, core, t, &volts, &mhz);
   return chip_core_power(&j->hdr->chip, volts, mhz, activity);
+}
+
+double timing_core_joules(const struct hw_job *j, int core, uint64_t t0, uint64_t t1, double activity) {
+  const struct timing_vlog *log = timing_vlog_of(j, chip_voltage_domain(&j->hdr->chip, core));
+  int n = __atomic_load_n(&log->n, __ATOMIC_ACQUIRE);
+  double joules = 0;
+  for (uint64_t t = t0; t < t1;) {
+    uint64_t next = t1; /* the domain's next change (the log is in time order), or the end */
+    for (int i = 0; i < n && i < TIMING_VLOG_ENTRIES; i++)
+      if (log->e[i].t_ps > t) {
+        if (log->e[i].t_ps < next) next = log->e[i].t_ps;
+        break;
+      }
+    joules += core_w(j, core, t, activity) * (double)(next - t) * 1e-12;
+    t = next;
+  }
+  return joules;
 }
 
 /* Power of core `core` while idle, at its state at t. */
@@ -149,16 +167,51 @@ int timing_power_trace(const struct hw_job *j, double *watts, int max, double *b
   return n;
 }
 
-double timing_power_at(const struct hw_job *j, uint64_t t) {
+/* UE u's dynamic energy in [a, b), window k of its energy ring: what its
+ * clock recorded there, and, from where its clock stands (a UE blocked
+ * since, or finished) to b, what it will record: a blocked UE waits
+ * (polling, as its clock charges a wait: timing_core_joules), a finished
+ * one's core is idle.  The clock and its record are read together (the
+ * UE's step counter: a seqlock). */
+static double ue_window_j(const struct hw_job *j, int u, uint64_t k, uint64_t a, uint64_t b) {
+  const struct timing_vclock *clock = timing_clock_of(j, u);
+  const struct timing_window_energy *e = &timing_energy_of(j, u)[k % TIMING_ENERGY_WINDOWS];
+  uint64_t now, end;
+  double joules;
+  for (;;) {
+    uint32_t s = __atomic_load_n(&clock->steps, __ATOMIC_ACQUIRE);
+    now = __atomic_load_n(&clock->now_ps, __ATOMIC_RELAXED);
+    end = __atomic_load_n(&clock->end_ps, __ATOMIC_RELAXED);
+    joules = __atomic_load_n(&e->tag, __ATOMIC_RELAXED) == k + 1 ? e->joules : 0;
+    __atomic_thread_fence(__ATOMIC_ACQUIRE);
+    if (!(s & 1) && __atomic_load_n(&clock->steps, __ATOMIC_RELAXED) == s) break;
+    sched_yield(); /* the UE is in a step (maybe preempted on the host) */
+  }
+  if (now >= b) return joules;
+  const struct chip_desc *c = &j->hdr->chip;
+  double activity = end ? c->power.idle_activity : c->power.poll_activity;
+  return joules + timing_core_joules(j, hw_ue(j, u)->core, now > a ? now : a, b, activity);
+}
+
+double timing_window_power(const struct hw_job *j, uint64_t k, uint64_t window_ps) {
+  const struct chip_desc *c = &j->hdr->chip;
+  uint64_t a = k * window_ps, b = a + window_ps, mid = a + window_ps / 2;
+  double joules = chip_uncore_power(c) * (double)window_ps * 1e-12;
+  for (int d = 0; d < chip_num_voltage_domains(c); d++) joules += domain_static_j(j, d, b) - domain_static_j(j, d, a);
+  unsigned char used[CHIP_MAX_CORES] = {0};
+  for (uint32_t u = 0; u < j->hdr->nue; u++) {
+    used[hw_ue(j, u)->core] = 1;
+    joules += ue_window_j(j, (int)u, k, a, b);
+  }
+  for (int core = 0; core < chip_num_cores(c); core++)
+    if (!used[core]) joules += idle_core_w(j, core, mid) * (double)window_ps * 1e-12;
+  return joules / ((double)window_ps * 1e-12);
+}
+
+double timing_rest_power(const struct hw_job *j) {
   const struct chip_desc *c = &j->hdr->chip;
   double w = chip_uncore_power(c);
-  for (int d = 0; d < chip_num_voltage_domains(c); d++) w += domain_static_w(j, d, t);
-  double activity[CHIP_MAX_CORES];
-  for (int core = 0; core < chip_num_cores(c); core++) activity[core] = c->power.idle_activity;
-  for (uint32_t u = 0; u < j->hdr->nue; u++) {
-    const struct timing_vclock *k = timing_clock_of(j, (int)u);
-    if (__atomic_load_n(&k->running, __ATOMIC_RELAXED)) activity[hw_ue(j, u)->core] = k->activity;
-  }
-  for (int core = 0; core < chip_num_cores(c); core++) w += core_w(j, core, t, activity[core]);
+  for (int d = 0; d < chip_num_voltage_domains(c); d++) w += domain_static_w(j, d, 0);
+  for (int core = 0; core < chip_num_cores(c); core++) w += idle_core_w(j, core, 0);
   return w;
 }

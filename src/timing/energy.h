@@ -22,8 +22,15 @@ int timing_region_energy(const struct hw_job *j, struct timing_energy *out);
 /* Chip power per bucket of virtual time; returns the number of buckets
  * written (at most max) and their width in seconds. */
 int timing_power_trace(const struct hw_job *j, double *watts, int max, double *bucket_s);
-/* The chip's power at virtual time t: every domain's and core's state then,
- * each running UE's core at its latest activity. */
-double timing_power_at(const struct hw_job *j, uint64_t t);
+/* The dynamic energy of core `core` at `activity` over [t0, t1), its
+ * domain's voltage and clock followed through the domain's log. */
+double timing_core_joules(const struct hw_job *j, int core, uint64_t t0, uint64_t t1, double activity);
+/* The chip at rest at virtual time 0: every core idle. */
+double timing_rest_power(const struct hw_job *j);
+/* The chip's average power over window k (of window_ps): the UEs' energy
+ * per window, a blocked UE waiting and a finished one's core idle from its
+ * clock on, every domain's static power, idle cores and the uncore
+ * (the power sensor's reading, sensor.c). */
+double timing_window_power(const struct hw_job *j, uint64_t k, uint64_t window_ps);
 
 #endif

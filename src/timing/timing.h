@@ -150,5 +150,7 @@ void timing_interrupt_leave(struct timing_interrupt *s);
 
 /* Virtual seconds (RCCE_wtime in model mode; after timing_finalize the end time). */
 double timing_wtime(void);
+/* The power sensor's reading in W (sensor.c; docs/model.md "Power sensor"). */
+double timing_sensor_read(void);
 
 #endif

@@ -16,9 +16,10 @@ struct timing_state {
   struct timing_vclock *clock;
   _Atomic uint64_t *stamps;
   struct timing_vlog *vlogs;
-  struct timing_floor *floors; /* the job's (floor.c) */
-  uint64_t *windows;           /* my windows of busy time (contention.c) */
-  _Atomic uint64_t *lock_free; /* per core: release time of its test-and-set register */
+  struct timing_floor *floors;         /* the job's (floor.c) */
+  uint64_t *windows;                   /* my windows of busy time (contention.c) */
+  struct timing_window_energy *energy; /* my energy per window (sensor.c) */
+  _Atomic uint64_t *lock_free;         /* per core: release time of its test-and-set register */
   uint64_t n_resources;
   uint64_t window_ps;     /* a contention window */
   uint64_t window_end_ps; /* the end of the window the clock is in */
@@ -114,6 +115,12 @@ void timing_floor_at(uint64_t window);
 void timing_floor_stamped(uint64_t ps);
 void timing_floor_release(const int *ues, int n, uint64_t t_ps);
 void timing_floor_wait(uint64_t window);
+
+/* The power sensor (sensor.c): energy spent over [t0, t1) into the
+ * windows' ring; after the clock crossed from one window to another, wait
+ * for UEs too far behind; the reading. */
+void timing_sensor_record(uint64_t t0, uint64_t t1, double joules);
+void timing_sensor_lookahead(uint64_t from_window, uint64_t to_window);
 
 /* Wait until virtual time t (no-op when the clock is already there). */
 static inline void timing_wait_until(uint64_t t) {

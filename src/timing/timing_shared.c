@@ -33,5 +33,10 @@ HW_REGION_DECLARE(timing_floors, TIMING_FLOORS_REGION, TIMING_FLOORS_VERSION, HW
                   sizeof(struct timing_floor), floor_count)
 HW_REGION_DECLARE(timing_windows, TIMING_WINDOWS_REGION, TIMING_WINDOWS_VERSION, HW_REGION_PER_UE, sizeof(uint64_t),
                   window_words)
+/* Model mode only: per UE, its dynamic energy per window (sensor.c). */
+static uint64_t energy_windows(const struct hw_job_params *p) { return p->set.model ? TIMING_ENERGY_WINDOWS : 0; }
+
+HW_REGION_DECLARE(timing_energy, TIMING_ENERGY_REGION, TIMING_ENERGY_VERSION, HW_REGION_PER_UE,
+                  sizeof(struct timing_window_energy), energy_windows)
 HW_REGION_DECLARE(timing_locks, TIMING_LOCKS_REGION, TIMING_LOCKS_VERSION, HW_REGION_PER_JOB, sizeof(uint64_t),
                   lock_count)

@@ -19,7 +19,7 @@
 /* Raise a region's version whenever its type below changes (the layout hash
  * then tells programs built against the old one to rebuild). */
 #define TIMING_CLOCK_REGION "timing.clock"
-#define TIMING_CLOCK_VERSION 2
+#define TIMING_CLOCK_VERSION 3
 #define TIMING_STAMPS_REGION "timing.stamps"
 #define TIMING_STAMPS_VERSION 1
 #define TIMING_VLOG_REGION "timing.vlog"
@@ -30,6 +30,8 @@
 #define TIMING_WINDOWS_VERSION 1
 #define TIMING_LOCKS_REGION "timing.locks"
 #define TIMING_LOCKS_VERSION 1
+#define TIMING_ENERGY_REGION "timing.energy"
+#define TIMING_ENERGY_VERSION 1
 
 /* Model mode (rccerun --model): a UE's virtual clock and its core's energy. */
 #define TIMING_POWER_BUCKETS 512
@@ -46,12 +48,11 @@ struct timing_vclock {
   uint64_t clock_reads;                    /* RCCE_wtime / MPI_Wtime calls while the clock ran */
   uint64_t first_read_ps, last_read_ps;    /* the first and the last of them: the measured region */
   double dynamic_j;                        /* the core's dynamic energy */
-  double activity;                         /* the core's activity since its last step (the power sensor's) */
   int32_t bucket_shift;                    /* power trace bucket = TIMING_POWER_BUCKET_PS << shift */
   int32_t running;                         /* 1 between RCCE_init and RCCE_finalize */
   int32_t counted;                         /* computation counted (rccecc --model-build), not host time */
-  int32_t pad2;
-  double bucket_j[TIMING_POWER_BUCKETS]; /* dynamic energy per bucket of virtual time */
+  _Atomic uint32_t steps;                  /* odd while the clock steps (timing_advance): the sensor's seqlock */
+  double bucket_j[TIMING_POWER_BUCKETS];   /* dynamic energy per bucket of virtual time */
 };
 
 /* Model mode: the states a domain went through, in virtual time: from t_ps
@@ -118,6 +119,20 @@ static inline struct timing_floor *timing_floor_of(const struct hw_job *j, int u
  * "Contention"). */
 #define TIMING_WINDOW_LAG 4
 #define TIMING_WINDOW_SLOTS (2 * TIMING_WINDOW_LAG)
+
+/* Model mode: a UE's dynamic energy per contention window, for the power
+ * sensor (sensor.c): window k in entry k % TIMING_ENERGY_WINDOWS, whose tag
+ * is k + 1 (0: none yet).  A running UE is never more than half the ring
+ * ahead of the slowest running one in counted builds, so an entry a reader
+ * needs is still there (docs/model.md "Power sensor"). */
+#define TIMING_ENERGY_WINDOWS 2048
+struct timing_window_energy {
+  _Atomic uint64_t tag;
+  double joules;
+};
+static inline struct timing_window_energy *timing_energy_of(const struct hw_job *j, int ue) {
+  return (struct timing_window_energy *)hw_region_ue(j, TIMING_ENERGY_REGION, ue);
+}
 
 /* Shared resources of the contention model: memory controllers, MPB ports
  * (one per tile), mesh links (and the boards' links to each other), of every board. */

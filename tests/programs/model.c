@@ -13,6 +13,12 @@
  *                   first sleeps on the host, then times 1 unit, and one
  *                   more after a barrier: prints "ue 1 units U1 U2"
  *   model sensor    prints "sensor W" (scc_power_read)
+ *   model sensor_busy  three rounds: UE u computes (u + 1) x 20 units and puts
+ *                   32 lines into the next UE's MPB, a barrier; the last UE
+ *                   (alone in its power domain) lowers its domain's clock in
+ *                   round 1; UE 0 reads the sensor in the middle of its work
+ *                   and after each barrier: prints "sensor R mid W" and
+ *                   "sensor R end W"
  *   model put       UE 0 puts 96 bytes into UE 1's MPB: prints "put T"
  *   model spin      UE 0 spins on a word of shared memory, without a runtime
  *                   call, until UE 1 has put 2000 lines into its MPB and
@@ -75,6 +81,19 @@ int RCCE_APP(int argc, char **argv) {
     if (me == 1) printf("ue 1 units %.9f %.9f\n", before, RCCE_wtime() - t1);
   } else if (!strcmp(mode, "sensor")) {
     if (me == 0) printf("sensor %.4f\n", scc_power_read());
+  } else if (!strcmp(mode, "sensor_busy")) {
+    t_vcharp buf = RCCE_malloc(32 * 32);
+    char data[32 * 32] = {0};
+    int next = (me + 1) % RCCE_num_ues();
+    for (int round = 0; round < 3; round++) {
+      compute((me + 1) * 10);
+      if (me == 0) printf("sensor %d mid %.6f\n", round, scc_power_read());
+      compute((me + 1) * 10);
+      RCCE_put(buf, (t_vcharp)data, sizeof data, next);
+      if (me == RCCE_num_ues() - 1 && round == 1) RCCE_set_frequency_divider(6, NULL);
+      RCCE_barrier(&RCCE_COMM_WORLD);
+      if (me == 0) printf("sensor %d end %.6f\n", round, scc_power_read());
+    }
   } else if (!strcmp(mode, "put")) {
     t_vcharp buf = RCCE_malloc(96);
     char data[96] = {0};
