@@ -1,7 +1,7 @@
 #!/bin/sh
 # Install what the build and tests need on a fresh Debian 12 machine.
 # Skips everything already present, so it is cheap to run every time.
-#   install-deps.sh          build + tests (cmake, gcc, g++, make, chromium, clang-format, valgrind, pytest; matplotlib, Jinja2, jsonschema for python/openscc;
+#   install-deps.sh          build + tests (cmake, gcc, g++, make, chromium, clang-format, valgrind, pytest; matplotlib, Jinja2, jsonschema, cffi for python/openscc;
 #                            the MPI layer: Open MPI, libfabric headers, gfortran, Debian's hpcc, netpipe-openmpi and scalapack-mpi-test, and the
 #                            virtual environment .venv with the PyPI mpich, mpi4py and numpy; docs/mpi.md "Dependencies" says
 #                            why each is needed)
@@ -55,12 +55,12 @@ if ! venv_complete; then
   # python3 -m venv needs ensurepip, which Debian's own python3 has only with python3-venv.
   [ -x "$venv/bin/python" ] || python3 -c 'import ensurepip' >/dev/null 2>&1 || need="$need python3-venv"
 fi
-# One Python start for the four modules: find_spec locates a package without importing it. If python3
-# itself fails, all four count as missing and the pip step below shows why.
+# One Python start for the five modules: find_spec locates a package without importing it. If python3
+# itself fails, all five count as missing and the pip step below shows why.
 pyneed=$(python3 -c '
 import importlib.util
-print(" ".join(m for m in ("pytest", "matplotlib", "jinja2", "jsonschema") if importlib.util.find_spec(m) is None))') ||
-  pyneed="pytest matplotlib jinja2 jsonschema"
+print(" ".join(m for m in ("pytest", "matplotlib", "jinja2", "jsonschema", "cffi") if importlib.util.find_spec(m) is None))') ||
+  pyneed="pytest matplotlib jinja2 jsonschema cffi"
 pyneed=${pyneed:+ $pyneed}
 [ -z "$need$pyneed$venv_step" ] && exit 0
 

@@ -15,7 +15,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
-#include <libgen.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,6 +23,7 @@
 #include <unistd.h>
 
 #include "../hw/wait.h"
+#include "own_dir.h"
 
 #ifndef OPENSCC_SOURCE_VENV
 #error "CMake passes the source tree's .venv (the MPICH wheel installed by scripts/install-deps.sh)"
@@ -72,16 +72,6 @@ static int find_on_path(const char *name, char *out, size_t len) {
   }
   free(copy);
   return found;
-}
-
-/* The directory rccerun's executable is in (bin/ of the build or install tree). */
-static int own_directory(char *out, size_t len) {
-  char self[4096];
-  ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
-  if (n <= 0) return -1;
-  self[n] = '\0';
-  snprintf(out, len, "%s", dirname(self));
-  return 0;
 }
 
 /* mpi_command_build adds at most 14 entries (MPICH with --model and --mpi-spawn-ues; Open MPI natively oversubscribed as root): running past
@@ -392,7 +382,7 @@ static void remove_orphaned_mpich_segments(const struct timespec *since) {
 int mpi_command_build(const struct launch_options *o, struct mpi_command *c) {
   memset(c, 0, sizeof *c);
   char bin[4096];
-  if (own_directory(bin, sizeof bin) != 0) {
+  if (launch_own_directory(bin, sizeof bin) != 0) {
     fprintf(stderr, "rccerun: cannot find its own executable (/proc/self/exe): %s\n", strerror(errno));
     return -1;
   }

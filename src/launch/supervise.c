@@ -14,6 +14,7 @@
  * on the recorded exits.
  */
 #define _GNU_SOURCE
+#include "python_env.h"
 #include "supervise.h"
 
 #include <dirent.h>
@@ -535,6 +536,7 @@ int launch_run(const struct launch_options *o) {
   r.mpi = o->mpi != LAUNCH_MPI_NONE;
   if (r.mpi && mpi_command_build(o, &cmd) != 0) return RCCERUN_SETUP; /* before anything starts */
   r.cmd = &cmd;
+  launch_python_env();
   mpi_remove_stale_tmpdirs();
   int cleaned = hw_clean_stale_segments();
   if (cleaned) fprintf(stderr, "rccerun: removed %d stale segment(s) left by killed jobs\n", cleaned);

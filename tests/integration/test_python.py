@@ -1,0 +1,175 @@
+"""The Python binding openscc.rcce (docs/python.md): Python programs as UEs under rccerun, natively and in
+model mode; messages intact and in order through every call; buffers in place; errors as RCCEError with
+RCCE's code; the request structures' layout the same as the C compiler's."""
+from __future__ import annotations
+
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+import openscc_testlib as lib
+from openscc_testlib import rccerun
+
+# Every call of the binding, on 3 UEs; each check writes one line (in one write) that the test compares.
+PROGRAM = textwrap.dedent('''
+    import array
+    import sys
+
+    import openscc.rcce as rcce
+
+
+    def say(*parts):
+        """One line in one write: the UEs share the output."""
+        sys.stdout.write(" ".join(map(str, parts)) + "\\n")
+        sys.stdout.flush()
+
+
+    me, n = rcce.ue(), rcce.num_ues()
+    assert n == 3
+    # send/recv: bytes out, a bytearray in, in order
+    if me == 0:
+        for i in range(5):
+            rcce.send(bytes([i]) * 100, 1)
+    elif me == 1:
+        got = []
+        for i in range(5):
+            buf = bytearray(100)
+            rcce.recv(buf, 0)
+            got.append(buf == bytes([i]) * 100)
+        say("ue 1 in order", all(got))
+    rcce.barrier()
+    # peek: the first bytes of a waiting message, which a later recv still receives
+    if me == 2:
+        rcce.send(b"peek-me-then-take", 0)
+    elif me == 0:
+        head = bytearray(7)
+        while not rcce.peek(head, 2):
+            pass
+        whole = bytearray(17)
+        rcce.recv(whole, 2)
+        say("ue 0 peeked", bytes(head), "took", bytes(whole))
+    # iRCCE: any-source receives, request objects
+    if me == 0:
+        bufs = [bytearray(4), bytearray(4)]
+        reqs = [rcce.irecv(b) for b in bufs]
+        for r in reqs:
+            r.wait()
+        say("ue 0 any-source", sorted((r.source, int.from_bytes(b, "little")) for r, b in zip(reqs, bufs)))
+    else:
+        req = rcce.isend((me * 11).to_bytes(4, "little"), 0)
+        req.wait()
+    # collectives on typed buffers (array: the buffer protocol with an item format)
+    data = array.array("d", [float(me)] * 4) if me == 1 else array.array("d", [0.0] * 4)
+    rcce.bcast(data, 1)
+    total = array.array("d", [0.0] * 4)
+    rcce.allreduce(array.array("d", [me + 0.5] * 4), total, "sum")
+    biggest = array.array("i", [0])
+    rcce.reduce(array.array("i", [me * 7]), biggest, "max", root=2)
+    if me == 2:
+        say("ue 2 bcast", list(data), "allreduce", list(total), "reduce", list(biggest))
+    # shared memory: one UE writes, after a barrier the others read
+    shared = rcce.shmalloc(64)
+    if me == 0:
+        shared[:5] = b"SHARE"
+    rcce.barrier()
+    if me == 1:
+        say("ue 1 shared", bytes(shared[:5]))
+    # errors carry RCCE's code
+    try:
+        rcce.send(b"x", 7)
+    except rcce.RCCEError as e:
+        if me == 0:
+            say("ue 0 error", e.call, e.code)
+    try:
+        rcce.recv(b"read-only", 1)
+    except TypeError as e:
+        if me == 0:
+            say("ue 0 read-only refused")
+    t = rcce.wtime()
+    say(f"ue {me} wtime positive {t > 0}")
+''')
+
+EXPECTED = ["ue 1 in order True", "ue 0 peeked b'peek-me' took b'peek-me-then-take'",
+            "ue 0 any-source [(1, 11), (2, 22)]", "ue 2 bcast [1.0, 1.0, 1.0, 1.0] allreduce [4.5, 4.5, 4.5, 4.5] "
+            "reduce [14]", "ue 1 shared b'SHARE'", "ue 0 error RCCE_send 1234324", "ue 0 read-only refused",
+            "ue 0 wtime positive True", "ue 1 wtime positive True", "ue 2 wtime positive True"]
+
+
+@pytest.fixture(autouse=True)
+def plain_build(build):
+    """An AddressSanitizer librcce.so cannot be loaded into an interpreter built without it (its runtime must
+    come first): the binding is tested on the plain build."""
+    if build.asan:
+        pytest.skip("the Python interpreter is not built with AddressSanitizer")
+
+
+def run_python(build, scratch, *opts):
+    prog = scratch / "every_call.py"
+    prog.write_text(PROGRAM)
+    return rccerun(build, "-nue", 3, *opts, sys.executable, prog)
+
+
+def test_every_call_natively(build, scratch):
+    res = run_python(build, scratch)
+    assert res.rc == lib.RC_OK, res
+    assert sorted(res.out.splitlines()) == sorted(EXPECTED), res
+
+
+def test_every_call_in_model_mode(build, scratch):
+    """The interpreter's time is computation measured on the host; messages and results are the same."""
+    job = scratch / "job"
+    res = run_python(build, scratch, "--model", "scc", "--job-dir", job)
+    assert res.rc == lib.RC_OK, res
+    assert sorted(res.out.splitlines()) == sorted(EXPECTED), res
+    s = lib.check_summary(job / "summary.json")
+    assert s["job"]["computation"] == "host-time" and s["chip_totals"]["seconds"] > 0
+
+
+def test_ring_example(build):
+    res = rccerun(build, "-nue", 4, sys.executable, lib.REPO / "apps" / "python" / "ring.py", 20)
+    assert res.rc == lib.RC_OK, res
+    assert res.out.startswith("ring: OK (4 UEs, 20 rounds, "), res
+
+
+def test_request_layout_matches_the_headers(build, scratch):
+    """The binding declares iRCCE's request structures itself (cffi's ABI mode): their sizes must be C's."""
+    src = scratch / "sizes.c"
+    src.write_text('#include <stdio.h>\n#include "RCCE.h"\n#include "iRCCE.h"\nint main(void) {\n'
+                   '  printf("%zu %zu %zu\\n", sizeof(iRCCE_SEND_REQUEST), sizeof(iRCCE_RECV_REQUEST), '
+                   'sizeof(RCCE_COMM));\n  return 0;\n}\n')
+    exe = scratch / "sizes"
+    subprocess.run(["cc", f"-I{lib.REPO / 'include'}", str(src), "-o", str(exe)], check=True)
+    c_sizes = subprocess.run([str(exe)], capture_output=True, text=True, check=True).stdout.split()
+    sys.path.insert(0, str(lib.REPO / "python"))
+    try:
+        from openscc import rcce
+    finally:
+        sys.path.pop(0)
+    ffi_sizes = [str(rcce._ffi.sizeof(t)) for t in ("iRCCE_SEND_REQUEST", "iRCCE_RECV_REQUEST", "RCCE_COMM")]
+    assert ffi_sizes == c_sizes
+
+
+def test_outside_rccerun_the_binding_says_how_to_run(build, scratch):
+    env = {k: v for k, v in lib.base_env(build).items() if not k.startswith("OPENSCC_")}
+    env["PYTHONPATH"] = str(lib.REPO / "python")
+    p = subprocess.run([sys.executable, "-c", "import openscc.rcce as r; r.ue()"], capture_output=True, text=True,
+                       env=env, timeout=lib.HARD_TIMEOUT)
+    assert p.returncode == 1
+    assert p.stderr.strip().splitlines()[-1] == (
+        "RuntimeError: openscc.rcce: OPENSCC_LIBRCCE is not set: run the program under rccerun (rccerun -nue N "
+        "python3 prog.py), which names its librcce.so there")
+
+
+def test_an_exception_ends_the_job_with_its_ue(build, scratch):
+    """An uncaught exception exits the UE with status 1 (not into RCCE_finalize's barrier), which ends the
+    job with the usual report while UE 0 waits for a message."""
+    prog = scratch / "raises.py"
+    prog.write_text("import openscc.rcce as rcce\n"
+                    "if rcce.ue() == 1:\n    raise ValueError('UE 1 gives up')\n"
+                    "rcce.recv(bytearray(4), 1)\n")
+    res = rccerun(build, "-nue", 2, sys.executable, prog)
+    assert res.rc == lib.RC_UE_FAILED, res
+    assert "ValueError: UE 1 gives up" in res.err, res
+    assert "rccerun: UE 1 (core 1) exited with status 1" in res.err, res
