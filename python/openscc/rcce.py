@@ -156,7 +156,7 @@ def finalize() -> None:
     global _initialized
     if _initialized and not _failed:
         _initialized = False
-        _check("RCCE_finalize", _lib.RCCE_finalize())
+        _check("RCCE_finalize", _library().RCCE_finalize())
 
 
 def ue() -> int:
@@ -175,20 +175,20 @@ def wtime() -> float:
 def send(buf, dest: int) -> None:
     """RCCE_send: the whole buffer to UE dest; returns once dest has received it."""
     data, size = _read(buf)
-    _check("RCCE_send", _lib.RCCE_send(data, size, dest))
+    _check("RCCE_send", _library().RCCE_send(data, size, dest))
 
 
 def recv(buf, source: int) -> None:
     """RCCE_recv: a message of exactly the buffer's size from UE source, into the buffer."""
     data, size = _write(buf)
-    _check("RCCE_recv", _lib.RCCE_recv(data, size, source))
+    _check("RCCE_recv", _library().RCCE_recv(data, size, source))
 
 
 def peek(buf, source: int) -> bool:
     """RCCE_peek ([RUBY-2011]): whether a message from source is waiting; if so its first len(buf) bytes
     are copied into buf (a message shorter than buf is an error) and a later recv still receives it."""
     data, size = _write(buf)
-    rc = _lib.RCCE_peek(data, size, source)
+    rc = _library().RCCE_peek(data, size, source)
     if rc == 1:  # nothing waiting
         return False
     _check("RCCE_peek", rc)
@@ -196,13 +196,13 @@ def peek(buf, source: int) -> bool:
 
 
 def barrier() -> None:
-    _check("RCCE_barrier", _lib.RCCE_barrier(_ffi.addressof(_lib, "RCCE_COMM_WORLD")))
+    _check("RCCE_barrier", _library().RCCE_barrier(_ffi.addressof(_lib, "RCCE_COMM_WORLD")))
 
 
 def bcast(buf, root: int) -> None:
     """RCCE_bcast: root's buffer into every UE's."""
     data, size = _write(buf)
-    _check("RCCE_bcast", _lib.RCCE_bcast(data, size, root, _lib.RCCE_COMM_WORLD))
+    _check("RCCE_bcast", _library().RCCE_bcast(data, size, root, _library().RCCE_COMM_WORLD))
 
 
 def _numbers(inbuf, outbuf, op) -> tuple:
@@ -222,13 +222,13 @@ def _numbers(inbuf, outbuf, op) -> tuple:
 def reduce(inbuf, outbuf, op="sum", root: int = 0) -> None:
     """RCCE_reduce: inbuf of every UE combined item by item into root's outbuf."""
     a, b, n, kind, code = _numbers(inbuf, outbuf, op)
-    _check("RCCE_reduce", _lib.RCCE_reduce(a, b, n, kind, code, root, _lib.RCCE_COMM_WORLD))
+    _check("RCCE_reduce", _library().RCCE_reduce(a, b, n, kind, code, root, _library().RCCE_COMM_WORLD))
 
 
 def allreduce(inbuf, outbuf, op="sum") -> None:
     """RCCE_allreduce: inbuf of every UE combined item by item into every UE's outbuf."""
     a, b, n, kind, code = _numbers(inbuf, outbuf, op)
-    _check("RCCE_allreduce", _lib.RCCE_allreduce(a, b, n, kind, code, _lib.RCCE_COMM_WORLD))
+    _check("RCCE_allreduce", _library().RCCE_allreduce(a, b, n, kind, code, _library().RCCE_COMM_WORLD))
 
 
 def shmalloc(size: int) -> memoryview:
@@ -241,7 +241,7 @@ def shmalloc(size: int) -> memoryview:
 
 
 def shfree(mem: memoryview) -> None:
-    _lib.RCCE_shfree(_ffi.cast("t_vcharp", _ffi.from_buffer(mem)))
+    _library().RCCE_shfree(_ffi.cast("t_vcharp", _ffi.from_buffer(mem)))
 
 
 def power_domain() -> int:
@@ -251,7 +251,7 @@ def power_domain() -> int:
 def set_frequency_divider(divider: int) -> int:
     """RCCE_set_frequency_divider (the domain master's call); returns the divider in effect."""
     new = _ffi.new("int *")
-    _check("RCCE_set_frequency_divider", _lib.RCCE_set_frequency_divider(divider, new))
+    _check("RCCE_set_frequency_divider", _library().RCCE_set_frequency_divider(divider, new))
     return new[0]
 
 
@@ -289,37 +289,34 @@ class RecvRequest(_Request):
 
     @property
     def source(self) -> int:
-        return _lib.iRCCE_get_source(self._req)
+        return _library().iRCCE_get_source(self._req)
 
     @property
     def size(self) -> int:
-        return _lib.iRCCE_get_size(_ffi.NULL, self._req)
+        return _library().iRCCE_get_size(_ffi.NULL, self._req)
+
+
+def _start(cls, data, size: int, peer: int):
+    """iRCCE_isend or iRCCE_irecv (cls._kind) of a new request; the request object, done if it completed."""
+    call = f"iRCCE_{cls._kind}"
+    req = _ffi.new("iRCCE_SEND_REQUEST *" if cls is SendRequest else "iRCCE_RECV_REQUEST *")
+    rc = getattr(_lib, call)(data, size, peer, req)
+    if rc not in (_SUCCESS, _PENDING):
+        raise RCCEError(call, rc)
+    r = cls(data, req)
+    r.done = rc == _SUCCESS
+    return r
 
 
 def isend(buf, dest: int) -> SendRequest:
     """iRCCE_isend: starts sending the whole buffer to dest; the buffer must stay unchanged until done."""
-    data, size = _read(buf)
-    req = _ffi.new("iRCCE_SEND_REQUEST *")
-    rc = _lib.iRCCE_isend(data, size, dest, req)
-    if rc not in (_SUCCESS, _PENDING):
-        raise RCCEError("iRCCE_isend", rc)
-    r = SendRequest(data, req)
-    r.done = rc == _SUCCESS
-    return r
+    return _start(SendRequest, *_read(buf), dest)
 
 
 def irecv(buf, source: int | None = ANY_SOURCE) -> RecvRequest:
     """iRCCE_irecv: starts receiving a message of the buffer's size into it from source (ANY_SOURCE:
     whoever sends first; RecvRequest.source tells who)."""
-    data, size = _write(buf)
-    req = _ffi.new("iRCCE_RECV_REQUEST *")
-    src = _lib.iRCCE_ANY_SOURCE if source is ANY_SOURCE else source
-    rc = _lib.iRCCE_irecv(data, size, src, req)
-    if rc not in (_SUCCESS, _PENDING):
-        raise RCCEError("iRCCE_irecv", rc)
-    r = RecvRequest(data, req)
-    r.done = rc == _SUCCESS
-    return r
+    return _start(RecvRequest, *_write(buf), _library().iRCCE_ANY_SOURCE if source is ANY_SOURCE else source)
 
 
 if os.environ.get("OPENSCC_UE") is not None and os.environ.get("OPENSCC_LIBRCCE"):
