@@ -173,3 +173,77 @@ def test_an_exception_ends_the_job_with_its_ue(build, scratch):
     assert res.rc == lib.RC_UE_FAILED, res
     assert "ValueError: UE 1 gives up" in res.err, res
     assert "rccerun: UE 1 (core 1) exited with status 1" in res.err, res
+
+
+REMOTE = textwrap.dedent('''
+    import sys
+
+    import openscc.rcce as rcce
+    from openscc import remote
+
+
+    class Counter:
+        def __init__(self):
+            self.value = 0
+
+        def add(self, n):
+            self.value += n
+            return self.value
+
+        def fail(self):
+            raise ValueError("no such luck")
+
+
+    class Via:
+        """Its method calls another server: UE 0's counter."""
+
+        def twice(self, n):
+            remote.proxy(0, "counter").add(n)
+            return 2 * n
+
+
+    me = rcce.ue()
+    if me == 0:
+        counter = Counter()
+        served = remote.serve({"counter": counter}, callers=3)
+        sys.stdout.write(f"ue 0 counter {counter.value} served {served}\\n")
+    elif me == 1:
+        c = remote.proxy(0, "counter")
+        for _ in range(10):
+            c.add(1)
+        served = remote.serve({"via": Via()}, callers=2)
+        remote.stop(0)
+        sys.stdout.write(f"ue 1 served {served}\\n")
+    else:
+        c = remote.proxy(0, "counter")
+        for _ in range(10):
+            c.add(1)
+        got = remote.proxy(1, "via").twice(5)
+        try:
+            c.fail()
+        except ValueError as e:
+            raised = repr(e)
+        remote.stop(1)
+        remote.stop(0)
+        sys.stdout.write(f"ue {me} via {got} raised {raised}\\n")
+''')
+
+
+def test_distributed_objects(build, scratch):
+    """openscc.remote (docs/python.md "Distributed objects"): three UEs call one server's object at once, a
+    server's method calls another server, an exception travels back to its caller, every result arrives."""
+    prog = scratch / "remote_objects.py"
+    prog.write_text(REMOTE)
+    res = rccerun(build, "-nue", 4, sys.executable, prog)
+    assert res.rc == lib.RC_OK, res
+    assert sorted(res.out.splitlines()) == [
+        "ue 0 counter 40 served 34", "ue 1 served 2", "ue 2 via 10 raised ValueError('no such luck')",
+        "ue 3 via 10 raised ValueError('no such luck')"], res
+
+
+def test_remote_calls_benchmark_runs(build):
+    """apps/python/remote_calls.py (make bench's Python rows): three argument sizes, each echoed intact."""
+    res = rccerun(build, "-nue", 2, sys.executable, lib.REPO / "apps" / "python" / "remote_calls.py", 5)
+    assert res.rc == lib.RC_OK, res
+    assert [line.split(" ms")[0].rsplit(" ", 1)[0] for line in res.out.splitlines()] == [
+        "remote_calls: 0 B argument:", "remote_calls: 64 B argument:", "remote_calls: 256 B argument:"], res
