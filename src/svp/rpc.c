@@ -1,0 +1,125 @@
+/*
+ * Remote create and sync (include/scc_rpc.h, docs/svp.md): SVP's create
+ * and sync of a function on a place ([SVP-SCC] sec. II) over RCCE messages.
+ * RCCE messages have a fixed size, so each direction is a header (kind,
+ * function, payload bytes) and then the payload.  A place takes the next
+ * header from whichever UE sent first (an iRCCE any-source receive: the
+ * "connection establishment" [SVP-SCC] sec. III-A found hard with iRCCE's
+ * matching, solved here by one create in flight per pair), then that UE's
+ * arguments, runs the function and sends the result back; the creator
+ * receives it at its sync.  The sends are synchronous, as RCCE's: a create
+ * returns once the place has its arguments, a place's answer once the
+ * creator syncs.
+ */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../rcce/rcce_iface.h"
+#include "iRCCE.h"
+#include "scc_rpc.h"
+
+enum rpc_kind { RPC_CREATE = 1, RPC_RESULT, RPC_UNKNOWN, RPC_STOP };
+
+struct rpc_header {
+  int32_t kind, id;
+  uint64_t bytes;
+};
+
+static scc_rpc_fn functions[SCC_RPC_MAX_FUNCTIONS];
+static unsigned char pending[RCCE_MAXNP]; /* places with a create of mine not synced yet */
+
+static int send_message(int dest, enum rpc_kind kind, int id, const void *payload, size_t bytes) {
+  struct rpc_header h = {kind, id, bytes};
+  int rc = RCCE_send((char *)&h, sizeof h, dest);
+  if (rc == RCCE_SUCCESS && bytes) rc = RCCE_send((char *)payload, bytes, dest);
+  return rc;
+}
+
+int scc_rpc_register(int id, scc_rpc_fn fn) {
+  if (id < 0 || id >= SCC_RPC_MAX_FUNCTIONS || !fn)
+    return rcce_report(RCCE_ERROR_RPC_INTERNAL, "scc_rpc_register", "function id %d outside 0..%d, or no function", id,
+                       SCC_RPC_MAX_FUNCTIONS - 1);
+  functions[id] = fn;
+  return RCCE_SUCCESS;
+}
+
+/* Run the create of id from `source` with its arguments, and answer. */
+static int run_create(int source, int id, const void *args, size_t bytes) {
+  if (id < 0 || id >= SCC_RPC_MAX_FUNCTIONS || !functions[id]) return send_message(source, RPC_UNKNOWN, id, NULL, 0);
+  size_t result_size = 0;
+  void *result = functions[id](args, bytes, &result_size);
+  int rc = send_message(source, RPC_RESULT, id, result, result ? result_size : 0);
+  free(result);
+  return rc;
+}
+
+int scc_rpc_serve(int callers, int *served) {
+  int runs = 0, stopped = 0, rc = RCCE_SUCCESS;
+  while (stopped < callers && rc == RCCE_SUCCESS) {
+    struct rpc_header h;
+    iRCCE_RECV_REQUEST req;
+    rc = iRCCE_irecv((char *)&h, sizeof h, iRCCE_ANY_SOURCE, &req);
+    if (rc == iRCCE_PENDING) rc = iRCCE_irecv_wait(&req);
+    if (rc != RCCE_SUCCESS) break;
+    int source = iRCCE_get_source(&req);
+    void *args = h.bytes ? malloc(h.bytes) : NULL;
+    if (h.bytes && !args)
+      rcce_fatal("scc_rpc_serve", "no memory for the %llu-byte arguments of a create from UE %d",
+                 (unsigned long long)h.bytes, source);
+    if (h.bytes) rc = RCCE_recv(args, h.bytes, source);
+    if (rc == RCCE_SUCCESS && h.kind == RPC_STOP) stopped++;
+    else if (rc == RCCE_SUCCESS && h.kind == RPC_CREATE && (rc = run_create(source, h.id, args, h.bytes)) == 0) runs++;
+    else if (rc == RCCE_SUCCESS)
+      rc = rcce_report(RCCE_ERROR_RPC_INTERNAL, "scc_rpc_serve", "message of kind %d from UE %d is no create", h.kind,
+                       source);
+    free(args);
+  }
+  if (served) *served = runs;
+  return rc;
+}
+
+int scc_rpc_create(int place, int id, const void *args, size_t args_size, scc_rpc_handle *h) {
+  int rc = rcce_check_ue(place, "scc_rpc_create");
+  if (rc != RCCE_SUCCESS) return rc;
+  if (pending[place])
+    return rcce_report(RCCE_ERROR_MULTIPLE_RPC_REQUESTS, "scc_rpc_create",
+                       "a create on UE %d is not synced yet (one per place at a time)", place);
+  h->place = -1;
+  rc = send_message(place, RPC_CREATE, id, args, args_size);
+  if (rc != RCCE_SUCCESS) return rc;
+  pending[place] = 1;
+  h->place = place;
+  h->id = id;
+  return RCCE_SUCCESS;
+}
+
+int scc_rpc_sync(scc_rpc_handle *h, void *result, size_t result_max, size_t *result_size) {
+  if (!h || h->place < 0 || !pending[h->place])
+    return rcce_report(RCCE_ERROR_NO_ACTIVE_RPC_REQUEST, "scc_rpc_sync", "no create under way for this handle");
+  int place = h->place;
+  struct rpc_header r;
+  int rc = RCCE_recv((char *)&r, sizeof r, place);
+  if (rc != RCCE_SUCCESS) return rc;
+  unsigned char *bytes = r.bytes ? malloc(r.bytes) : NULL;
+  if (r.bytes && !bytes) rcce_fatal("scc_rpc_sync", "no memory for a %llu-byte result", (unsigned long long)r.bytes);
+  if (r.bytes) rc = RCCE_recv((char *)bytes, r.bytes, place);
+  pending[place] = 0;
+  h->place = -1;
+  if (rc == RCCE_SUCCESS && r.bytes) memcpy(result, bytes, r.bytes < result_max ? r.bytes : result_max);
+  free(bytes);
+  if (result_size) *result_size = r.bytes;
+  if (rc != RCCE_SUCCESS) return rc;
+  if (r.kind == RPC_UNKNOWN)
+    return rcce_report(RCCE_ERROR_RPC_NOT_ALLOCATED, "scc_rpc_sync", "UE %d has no function %d registered", place,
+                       h->id);
+  if (r.bytes > result_max)
+    return rcce_report(RCCE_ERROR_MESSAGE_LENGTH, "scc_rpc_sync", "result of %llu bytes, room for %zu",
+                       (unsigned long long)r.bytes, result_max);
+  return RCCE_SUCCESS;
+}
+
+int scc_rpc_stop(int place) {
+  int rc = rcce_check_ue(place, "scc_rpc_stop");
+  return rc != RCCE_SUCCESS ? rc : send_message(place, RPC_STOP, 0, NULL, 0);
+}
