@@ -64,6 +64,7 @@ int timing_contention_init(void) {
   timing_g.window_ps = (uint64_t)(c->lat.contention_window_ns * 1000);
   cs.window = timing_g.clock->now_ps / timing_g.window_ps;
   timing_g.window_end_ps = (cs.window + 1) * timing_g.window_ps;
+  timing_g.window = cs.window;
   cs.synced = 0;
   timing_floor_init(cs.window);
   return 0;
@@ -89,6 +90,7 @@ void timing_contention_cross(void) {
   cs.n_active = 0;
   cs.window = timing_g.clock->now_ps / timing_g.window_ps;
   timing_g.window_end_ps = (cs.window + 1) * timing_g.window_ps;
+  timing_g.window = cs.window;
   timing_floor_at(cs.window);
 }
 

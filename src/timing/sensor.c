@@ -20,16 +20,26 @@
 #define LOOKAHEAD (TIMING_ENERGY_WINDOWS / 2)
 #define LOOKAHEAD_CHECK 256
 
+/* Window k's entry of my ring, started afresh when it still holds an older window. */
+static struct timing_window_energy *entry(uint64_t k) {
+  struct timing_window_energy *e = &timing_g.energy[k % TIMING_ENERGY_WINDOWS];
+  if (__atomic_load_n(&e->tag, __ATOMIC_RELAXED) != k + 1) {
+    e->joules = 0;
+    __atomic_store_n(&e->tag, k + 1, __ATOMIC_RELEASE);
+  }
+  return e;
+}
+
 void timing_sensor_record(uint64_t t0, uint64_t t1, double joules) {
+  /* The common step stays in the window the clock is in (no division). */
+  if (t1 <= timing_g.window_end_ps) {
+    if (t1 > t0) entry(timing_g.window)->joules += joules;
+    return;
+  }
   uint64_t w = timing_g.window_ps;
   for (uint64_t t = t0; t < t1;) {
     uint64_t k = t / w, end = (k + 1) * w < t1 ? (k + 1) * w : t1;
-    struct timing_window_energy *e = &timing_g.energy[k % TIMING_ENERGY_WINDOWS];
-    if (__atomic_load_n(&e->tag, __ATOMIC_RELAXED) != k + 1) {
-      e->joules = 0;
-      __atomic_store_n(&e->tag, k + 1, __ATOMIC_RELEASE);
-    }
-    e->joules += joules * (double)(end - t) / (double)(t1 - t0);
+    entry(k)->joules += joules * (double)(end - t) / (double)(t1 - t0);
     t = end;
   }
 }

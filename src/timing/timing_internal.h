@@ -23,6 +23,7 @@ struct timing_state {
   uint64_t n_resources;
   uint64_t window_ps;     /* a contention window */
   uint64_t window_end_ps; /* the end of the window the clock is in */
+  uint64_t window;        /* that window's number (contention.c keeps both) */
   int ue, core, tile, domain;
   int depth;                /* nesting of runtime calls */
   int host_clock;           /* clockid_t measuring the UE's computation */
