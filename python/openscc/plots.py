@@ -114,6 +114,12 @@ def comm_matrix(run: JobRun, out: OutputDir) -> tuple[str, bytes]:
     ax.set_xlabel("destination UE")
     ax.set_ylabel("source UE")
     ax.set_title("Communication matrix")
+    # several boards: a line where the UEs' board changes (UEs in order of their cores' boards)
+    board = [u.get("board", 0) for u in sorted(run.ues, key=lambda u: u["ue"])]
+    for ue in range(1, n):
+        if board[ue] != board[ue - 1]:
+            ax.axhline(ue - 0.5, color="#2a9d8f", lw=1)
+            ax.axvline(ue - 0.5, color="#2a9d8f", lw=1)
     return save_png(fig, out, "comm_matrix.png")
 
 

@@ -56,6 +56,7 @@ def test_the_link_between_boards_in_model_mode(build, compile_program, scratch):
     res = lib.run([build.dir / "bin" / "openscc", "report", job], env=lib.base_env(build))
     assert res.rc == 0, res
     assert (job / "report" / "mesh_traffic.png").stat().st_size > 0
+    assert (job / "report" / "comm_matrix.png").stat().st_size > 0  # with a line between the boards
 
 
 def test_board_errors(build, scratch):
