@@ -1,0 +1,216 @@
+// scc_taco.hpp - sharing spaces for C++ RCCE programs, after MESH/TACO ([MESH-2011] (docs/references.md);
+// docs/taco.md).  Header-only, over RCCE's off-chip shared memory and test-and-set locks.
+//
+// A Space<T> holds `size` objects of a trivially copyable T in shared memory, created collectively (every
+// UE constructs its spaces in the same order).  Shared<T> is a handle (the object's index): trivially
+// copyable, so it can be sent to another UE.  Objects are reached only through access objects, which
+// acquire consistency when they are made and release it when they end:
+//   Reader<T>          a consistent copy to read;
+//   Writer<T>          exclusive: the object's lock is held while the writer lives, its copy written back;
+//   MultipleWriter<T>  concurrent writers of different parts: each writes back only the bytes it changed.
+// Two kinds of space, as in the paper:
+//   Consistency::entry      replicated: each UE keeps a replica of every object it reads and refreshes it
+//                           when the object's version has moved (entry consistency: consistent on acquire);
+//   Consistency::migration  one copy: an access moves the object to the accessor for its duration (under
+//                           the object's lock, readers too) and back.
+// Containers: StorageContainer<T> (a Space with map/step/reduce over its objects, each UE taking the
+// objects i with i % UEs == its number, "owner computes").
+#ifndef SCC_TACO_HPP
+#define SCC_TACO_HPP
+
+#include <cstdint>
+#include <cstring>
+#include <stdexcept>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "RCCE.h"
+
+namespace openscc::taco {
+
+enum class Consistency { entry, migration };
+
+template <class T>
+struct Shared {
+  std::uint32_t index;
+};
+
+template <class T>
+class Space {
+  static_assert(std::is_trivially_copyable_v<T>, "objects travel as bytes: T must be trivially copyable");
+
+ public:
+  // Collective: every UE, in the same order of spaces.  Objects start as `init`.
+  Space(std::size_t size, Consistency kind, const T &init = T{})
+      : size_(size), kind_(kind), replica_(size, init), seen_(size, 0) {
+    slot_ = (sizeof(Slot) + RCCE_LINE_SIZE - 1) / RCCE_LINE_SIZE * RCCE_LINE_SIZE;
+    base_ = (unsigned char *)RCCE_shmalloc(size_ ? size_ * slot_ : RCCE_LINE_SIZE);
+    if (!base_) throw std::runtime_error("scc_taco: no shared memory for a space of " + std::to_string(size) +
+                                         " objects (rccerun --shm-size)");
+    if (RCCE_ue() == 0)
+      for (std::size_t i = 0; i < size_; i++) *slot(i) = Slot{0, init};
+    RCCE_barrier(&RCCE_COMM_WORLD);
+  }
+  Space(const Space &) = delete;
+  Space &operator=(const Space &) = delete;
+  ~Space() { RCCE_shfree((t_vcharp)base_); }
+
+  std::size_t size() const { return size_; }
+  Consistency kind() const { return kind_; }
+  Shared<T> operator[](std::size_t i) const {
+    if (i >= size_) throw std::out_of_range("scc_taco: object " + std::to_string(i) + " of a space of " +
+                                            std::to_string(size_));
+    return Shared<T>{static_cast<std::uint32_t>(i)};
+  }
+
+ private:
+  template <class>
+  friend class Reader;
+  template <class>
+  friend class Writer;
+  template <class>
+  friend class MultipleWriter;
+
+  struct Slot {
+    std::uint64_t version;  // writes released so far
+    T value;
+  };
+  Slot *slot(std::uint32_t i) const { return reinterpret_cast<Slot *>(base_ + i * slot_); }
+  // The object's guard: a test-and-set register, shared round-robin between objects.
+  int lock_of(std::uint32_t i) const { return static_cast<int>(i % static_cast<std::uint32_t>(RCCE_num_ues())); }
+  void lock(std::uint32_t i) const { RCCE_acquire_lock(lock_of(i)); }
+  void unlock(std::uint32_t i) const {
+    RCCE_shflush();  // the shared writes before the release, as on the SCC (write-combine buffer)
+    RCCE_release_lock(lock_of(i));
+  }
+  // Entry consistency's acquire: the replica refreshed when a newer version was released.
+  const T &refresh(std::uint32_t i) {
+    const Slot *s = slot(i);
+    if (s->version != seen_[i]) {
+      std::memcpy(&replica_[i], (const void *)&s->value, sizeof(T));
+      seen_[i] = s->version;
+    }
+    return replica_[i];
+  }
+  void publish(std::uint32_t i, const T &value) {
+    Slot *s = slot(i);
+    std::memcpy((void *)&s->value, &value, sizeof(T));
+    seen_[i] = ++s->version;
+    replica_[i] = value;
+  }
+
+  std::size_t size_, slot_ = 0;
+  Consistency kind_;
+  unsigned char *base_ = nullptr;
+  std::vector<T> replica_;            // entry consistency: this UE's replicas
+  std::vector<std::uint64_t> seen_;   // their versions
+};
+
+// A consistent copy to read.  Entry consistency: the replica, refreshed under the object's lock if it is
+// stale, read without the lock.  Migration: the object itself, moved here under its lock for the reader's
+// life.
+template <class T>
+class Reader {
+ public:
+  Reader(Space<T> &space, Shared<T> h) : space_(space), i_(h.index) {
+    space_.lock(i_);
+    value_ = space_.refresh(i_);
+    if (space_.kind() == Consistency::entry) space_.unlock(i_);
+  }
+  ~Reader() {
+    if (space_.kind() == Consistency::migration) space_.unlock(i_);
+  }
+  Reader(const Reader &) = delete;
+  const T &operator*() const { return value_; }
+  const T *operator->() const { return &value_; }
+
+ private:
+  Space<T> &space_;
+  std::uint32_t i_;
+  T value_;
+};
+
+// Exclusive access: the object's lock from construction to destruction, the new value released then.
+template <class T>
+class Writer {
+ public:
+  Writer(Space<T> &space, Shared<T> h) : space_(space), i_(h.index) {
+    space_.lock(i_);
+    value_ = space_.refresh(i_);
+  }
+  ~Writer() {
+    space_.publish(i_, value_);
+    space_.unlock(i_);
+  }
+  Writer(const Writer &) = delete;
+  T &operator*() { return value_; }
+  T *operator->() { return &value_; }
+
+ private:
+  Space<T> &space_;
+  std::uint32_t i_;
+  T value_;
+};
+
+// Concurrent writers of different parts of one object: each works on its own copy (and a twin of it) without
+// the lock, and at its end writes back, under the lock, only the bytes it changed ([MESH-2011]'s multiple-
+// writer access; two writers changing the same byte: the later release wins).
+template <class T>
+class MultipleWriter {
+ public:
+  MultipleWriter(Space<T> &space, Shared<T> h) : space_(space), i_(h.index) {
+    space_.lock(i_);
+    value_ = twin_ = space_.refresh(i_);
+    space_.unlock(i_);
+  }
+  ~MultipleWriter() {
+    space_.lock(i_);
+    T merged = space_.refresh(i_);
+    auto *out = reinterpret_cast<unsigned char *>(&merged);
+    const auto *mine = reinterpret_cast<const unsigned char *>(&value_);
+    const auto *before = reinterpret_cast<const unsigned char *>(&twin_);
+    for (std::size_t b = 0; b < sizeof(T); b++)
+      if (mine[b] != before[b]) out[b] = mine[b];
+    space_.publish(i_, merged);
+    space_.unlock(i_);
+  }
+  MultipleWriter(const MultipleWriter &) = delete;
+  T &operator*() { return value_; }
+  T *operator->() { return &value_; }
+
+ private:
+  Space<T> &space_;
+  std::uint32_t i_;
+  T value_, twin_;
+};
+
+// A storage container: a space whose objects the UEs process in parallel, each taking the objects i with
+// i % UEs == its UE number; step() is the barrier between two phases; reduce() combines one number per
+// object over all UEs.
+template <class T>
+class StorageContainer : public Space<T> {
+ public:
+  using Space<T>::Space;
+
+  // f(Shared<T>) on this UE's objects.
+  template <class F>
+  void map(F f) {
+    for (std::size_t i = static_cast<std::size_t>(RCCE_ue()); i < this->size();
+         i += static_cast<std::size_t>(RCCE_num_ues()))
+      f((*this)[i]);
+  }
+  void step() { RCCE_barrier(&RCCE_COMM_WORLD); }
+  // The sum over every object of value(const T &), read through Readers, on every UE.
+  template <class F>
+  double reduce(F value) {
+    double mine = 0, total = 0;
+    map([&](Shared<T> h) { mine += value(*Reader<T>(*this, h)); });
+    RCCE_allreduce((char *)&mine, (char *)&total, 1, RCCE_DOUBLE, RCCE_SUM, RCCE_COMM_WORLD);
+    return total;
+  }
+};
+
+}  // namespace openscc::taco
+
+#endif

