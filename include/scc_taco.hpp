@@ -46,8 +46,9 @@ class Space {
       : size_(size), kind_(kind), replica_(size, init), seen_(size, 0) {
     slot_ = (sizeof(Slot) + RCCE_LINE_SIZE - 1) / RCCE_LINE_SIZE * RCCE_LINE_SIZE;
     base_ = (unsigned char *)RCCE_shmalloc(size_ ? size_ * slot_ : RCCE_LINE_SIZE);
-    if (!base_) throw std::runtime_error("scc_taco: no shared memory for a space of " + std::to_string(size) +
-                                         " objects (rccerun --shm-size)");
+    if (!base_)
+      throw std::runtime_error("scc_taco: no shared memory for a space of " + std::to_string(size) +
+                               " objects (rccerun --shm-size)");
     if (RCCE_ue() == 0)
       for (std::size_t i = 0; i < size_; i++) *slot(i) = Slot{0, init};
     RCCE_barrier(&RCCE_COMM_WORLD);
@@ -59,8 +60,8 @@ class Space {
   std::size_t size() const { return size_; }
   Consistency kind() const { return kind_; }
   Shared<T> operator[](std::size_t i) const {
-    if (i >= size_) throw std::out_of_range("scc_taco: object " + std::to_string(i) + " of a space of " +
-                                            std::to_string(size_));
+    if (i >= size_)
+      throw std::out_of_range("scc_taco: object " + std::to_string(i) + " of a space of " + std::to_string(size_));
     return Shared<T>{static_cast<std::uint32_t>(i)};
   }
 
@@ -103,8 +104,8 @@ class Space {
   std::size_t size_, slot_ = 0;
   Consistency kind_;
   unsigned char *base_ = nullptr;
-  std::vector<T> replica_;            // entry consistency: this UE's replicas
-  std::vector<std::uint64_t> seen_;   // their versions
+  std::vector<T> replica_;           // entry consistency: this UE's replicas
+  std::vector<std::uint64_t> seen_;  // their versions
 };
 
 // A consistent copy to read.  Entry consistency: the replica, refreshed under the object's lock if it is
