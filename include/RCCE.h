@@ -186,6 +186,11 @@ int RCCE_recv_test(char *privbuf, size_t size, int source, int *test);
  * receiving it ([RUBY-2011], Ruby on SCC): 0 when copied, 1 when no message
  * is waiting; a later RCCE_recv reads the same message. */
 int RCCE_peek(char *privbuf, size_t size, int source);
+/* OpenSCC: the size of the next message from source, which stays pending
+ * (0, and *size set), or 1 when no message is waiting; big flags only.  So
+ * a receiver can make room for a message of any length first (the Python
+ * binding's recv_any, docs/python.md). */
+int RCCE_peek_size(int source, size_t *size);
 #endif
 
 #ifndef GORY

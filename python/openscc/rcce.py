@@ -17,7 +17,8 @@ import sys
 
 from cffi import FFI
 
-__all__ = ["RCCEError", "init", "finalize", "ue", "num_ues", "wtime", "send", "recv", "peek", "barrier", "bcast",
+__all__ = ["RCCEError", "init", "finalize", "ue", "num_ues", "wtime", "send", "recv", "recv_any", "peek", "barrier",
+           "bcast",
            "reduce", "allreduce", "shmalloc", "shfree", "power_domain", "set_frequency_divider", "isend", "irecv",
            "SendRequest", "RecvRequest", "ANY_SOURCE", "SUM", "MIN", "MAX", "PROD"]
 
@@ -38,6 +39,7 @@ int RCCE_num_ues(void);
 int RCCE_send(char *privbuf, size_t size, int dest);
 int RCCE_recv(char *privbuf, size_t size, int source);
 int RCCE_peek(char *privbuf, size_t size, int source);
+int RCCE_peek_size(int source, size_t *size);
 int RCCE_allreduce(char *inbuf, char *outbuf, int num, int type, int op, RCCE_COMM comm);
 int RCCE_reduce(char *inbuf, char *outbuf, int num, int type, int op, int root, RCCE_COMM comm);
 int RCCE_bcast(char *buf, size_t num, int root, RCCE_COMM comm);
@@ -67,6 +69,7 @@ int iRCCE_irecv(char *privbuf, ssize_t size, int source, iRCCE_RECV_REQUEST *req
 int iRCCE_irecv_test(iRCCE_RECV_REQUEST *request, int *test);
 int iRCCE_irecv_wait(iRCCE_RECV_REQUEST *request);
 int iRCCE_get_source(iRCCE_RECV_REQUEST *request);
+int iRCCE_probe(int source, int *src);
 int iRCCE_get_size(iRCCE_SEND_REQUEST *sreq, iRCCE_RECV_REQUEST *rreq);
 """
 
@@ -193,6 +196,19 @@ def peek(buf, source: int) -> bool:
         return False
     _check("RCCE_peek", rc)
     return True
+
+
+def recv_any(source: int | None = None) -> tuple[bytearray, int]:
+    """A message of any length from source (None: whoever sends first): its bytes and its sender.  The
+    binding waits for the message (iRCCE_probe), learns its size (RCCE_peek_size, an OpenSCC extension)
+    and receives it into a buffer of that size, so nothing is written past a Python buffer."""
+    lib = _library()
+    src, size = _ffi.new("int *"), _ffi.new("size_t *")
+    _check("iRCCE_probe", lib.iRCCE_probe(lib.iRCCE_ANY_SOURCE if source is None else source, src))
+    _check("RCCE_peek_size", lib.RCCE_peek_size(src[0], size))  # waiting: nothing else receives it meanwhile
+    buf = bytearray(size[0])
+    recv(buf, src[0])
+    return buf, src[0]
 
 
 def barrier() -> None:

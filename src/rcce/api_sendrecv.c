@@ -49,6 +49,14 @@ int RCCE_peek(char *privbuf, size_t size, int source) {
   return rcce_peek_general(privbuf, size, source);
 }
 
+int RCCE_peek_size(int source, size_t *size) {
+  TIMING_SCOPE();
+  int rc = rcce_check_basic_peer(source, "RCCE_peek_size");
+  if (rc != RCCE_SUCCESS) return rc;
+  if (!size) return rcce_error(RCCE_DEBUG_COMM, RCCE_ERROR_TARGET, "RCCE_peek_size", "NULL size pointer");
+  return rcce_peek_size_general(source, size);
+}
+
 /* --- gory interface ---------------------------------------------------- */
 
 struct gory_args {

@@ -11,20 +11,37 @@
 /* The bytes lie in the sent flag's line (tagged), in the sender's buffer
  * (local put, first chunk), or only in the sender's private memory (remote
  * put before the grant, single-copy): read there directly. */
-int rcce_peek_general(char *priv, size_t n, int src) {
-  struct rcce_link l = rcce_basic_recv_link(src);
+/* The header of the next message from src, which stays pending: 1 when
+ * none is waiting. */
+static int waiting_header(int src, struct rcce_link *l, struct rcce_msg_info *m, const char *where) {
+  *l = rcce_basic_recv_link(src);
   /* A polling call, as RCCE_recv_test: fruitless ones in a row spend the
    * wait budget (hw/wait.h) and, in model mode, stop the clock until the
    * next call (docs/model.md "Contention"). */
   unsigned long p = rcce_xfer_poll_start();
-  int waiting = rcce_xfer_unclaimed(&l, src);
-  rcce_xfer_poll_end(p, waiting, &l);
+  int waiting = rcce_xfer_unclaimed(l, src);
+  rcce_xfer_poll_end(p, waiting, l);
   if (!waiting) return 1;
-  if (!rcce_link_has_header(&l))
-    return rcce_error(RCCE_DEBUG_COMM, RCCE_ERROR_FLAG_UNDEFINED, "RCCE_peek",
+  if (!rcce_link_has_header(l))
+    return rcce_error(RCCE_DEBUG_COMM, RCCE_ERROR_FLAG_UNDEFINED, where,
                       "peeking needs the message size in the flag line: big flags, not -DSINGLEBITFLAGS");
-  struct rcce_msg_info m;
-  rcce_link_header(&l, &m);
+  rcce_link_header(l, m);
+  return RCCE_SUCCESS;
+}
+
+int rcce_peek_size_general(int src, size_t *size) {
+  struct rcce_link l;
+  struct rcce_msg_info m = {0};
+  int rc = waiting_header(src, &l, &m, "RCCE_peek_size");
+  if (rc == RCCE_SUCCESS) *size = m.size;
+  return rc;
+}
+
+int rcce_peek_general(char *priv, size_t n, int src) {
+  struct rcce_link l;
+  struct rcce_msg_info m = {0};
+  int rc = waiting_header(src, &l, &m, "RCCE_peek");
+  if (rc != RCCE_SUCCESS) return rc;
   if (n > m.size) return rcce_length_error("RCCE_peek", src, m.size, n);
   if (m.tagged) {
     rcce_link_tag_copy(&l, priv, n);

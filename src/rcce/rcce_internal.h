@@ -248,6 +248,7 @@ int rcce_recv_general(char *priv, uint32_t comb_off, size_t chunk, struct rcce_l
                       int *test);
 /* Copy the first n bytes of the next message waiting from src (RCCE_peek). */
 int rcce_peek_general(char *priv, size_t n, int src);
+int rcce_peek_size_general(int src, size_t *size);
 
 /* Communicators. */
 int rcce_comm_build(const int *members, int n, RCCE_COMM *comm);

@@ -60,6 +60,13 @@ PROGRAM = textwrap.dedent('''
     else:
         req = rcce.isend((me * 11).to_bytes(4, "little"), 0)
         req.wait()
+    rcce.barrier()  # else UE 0's second any-source receive above could match a message of the next step
+    # messages of any length from any source
+    if me == 0:
+        got = sorted((src, len(m), m == bytes([src]) * len(m)) for m, src in (rcce.recv_any(), rcce.recv_any()))
+        say("ue 0 any-length", got)
+    else:
+        rcce.send(bytes([me]) * (5 if me == 1 else 300), 0)
     # collectives on typed buffers (array: the buffer protocol with an item format)
     data = array.array("d", [float(me)] * 4) if me == 1 else array.array("d", [0.0] * 4)
     rcce.bcast(data, 1)
@@ -92,7 +99,7 @@ PROGRAM = textwrap.dedent('''
 ''')
 
 EXPECTED = ["ue 1 in order True", "ue 0 peeked b'peek-me' took b'peek-me-then-take'",
-            "ue 0 any-source [(1, 11), (2, 22)]", "ue 2 bcast [1.0, 1.0, 1.0, 1.0] allreduce [4.5, 4.5, 4.5, 4.5] "
+            "ue 0 any-source [(1, 11), (2, 22)]", "ue 0 any-length [(1, 5, True), (2, 300, True)]", "ue 2 bcast [1.0, 1.0, 1.0, 1.0] allreduce [4.5, 4.5, 4.5, 4.5] "
             "reduce [14]", "ue 1 shared b'SHARE'", "ue 0 error RCCE_send 1234324", "ue 0 read-only refused",
             "ue 0 wtime positive True", "ue 1 wtime positive True", "ue 2 wtime positive True"]
 
