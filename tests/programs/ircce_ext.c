@@ -5,8 +5,9 @@
  *
  * usage: ircce_ext MODE
  *   peek      UE 0 serves every other UE: nothing is pending before the
- *             clients send (RCCE_peek returns 1); then it finds each request
- *             with RCCE_peek, reads its header twice, and receives the whole
+ *             clients send (RCCE_peek and RCCE_peek_size return 1); then it
+ *             finds each request with RCCE_peek, reads its header twice, its
+ *             size with RCCE_peek_size, and receives the whole
  *             message (sizes from 1 B to 200 KiB: tagged, chunked,
  *             single-copy); peeking past the end of a message is an error.
  *             With -DSINGLEBITFLAGS peeking is refused with an error.
@@ -64,7 +65,10 @@ static size_t request_size(int src, int k) { return 4 + size_of(k + src) % 15000
 static void mode_peek(void) {
   char head[8];
   if (me == 0) {
+    size_t size;
     for (int u = 1; u < np; u++) expect(RCCE_peek(head, 4, u), 1, "RCCE_peek before any send");
+    for (int u = 1; u < np; u++) expect(RCCE_peek_size(u, &size), 1, "RCCE_peek_size before any send");
+    expect(RCCE_peek_size(1, NULL), RCCE_ERROR_TARGET, "RCCE_peek_size without a size pointer");
   }
   RCCE_barrier(&RCCE_COMM_WORLD);
 #ifdef SINGLEBITFLAGS
@@ -75,6 +79,8 @@ static void mode_peek(void) {
     int rc;
     while ((rc = RCCE_peek(head, 4, 1)) == 1) {}
     expect(rc, RCCE_ERROR_FLAG_UNDEFINED, "RCCE_peek with single-bit flags");
+    size_t size;
+    expect(RCCE_peek_size(1, &size), RCCE_ERROR_FLAG_UNDEFINED, "RCCE_peek_size with single-bit flags");
     expect(RCCE_recv(big_in, 100, 1), RCCE_SUCCESS, "RCCE_recv");
     check(big_in, 1, 0, 100, "recv after refused peek");
   }
@@ -97,6 +103,9 @@ static void mode_peek(void) {
       memcpy(&n, head, 4);
       expect(RCCE_peek((char *)&again, 4, src), RCCE_SUCCESS, "second RCCE_peek");
       if (again != n) fail("two peeks at UE %d's message differ: %u, %u", src, n, again);
+      size_t size = 0;
+      expect(RCCE_peek_size(src, &size), RCCE_SUCCESS, "RCCE_peek_size");
+      if (size != n) fail("RCCE_peek_size says %zu bytes for UE %d's message of %u", size, src, n);
       if (next[src] == NSIZES) {
         expect(RCCE_peek(head, 8, src), RCCE_ERROR_MESSAGE_LENGTH, "RCCE_peek past the end");
         expect(RCCE_recv(head, 4, src), RCCE_SUCCESS, "RCCE_recv short");
