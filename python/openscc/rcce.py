@@ -18,7 +18,7 @@ import sys
 from cffi import FFI
 
 __all__ = ["RCCEError", "init", "finalize", "ue", "num_ues", "wtime", "send", "recv", "recv_any", "peek", "barrier",
-           "bcast",
+           "bcast", "Comm", "world", "comm_split",
            "reduce", "allreduce", "shmalloc", "shfree", "power_domain", "set_frequency_divider", "isend", "irecv",
            "SendRequest", "RecvRequest", "ANY_SOURCE", "SUM", "MIN", "MAX", "PROD"]
 
@@ -46,6 +46,9 @@ int RCCE_bcast(char *buf, size_t num, int root, RCCE_COMM comm);
 t_vcharp RCCE_shmalloc(size_t size);
 void RCCE_shfree(t_vcharp ptr);
 int RCCE_barrier(RCCE_COMM *comm);
+int RCCE_comm_split(int (*color)(int, void *), void *aux, RCCE_COMM *comm);
+int RCCE_comm_size(RCCE_COMM comm, int *size);
+int RCCE_comm_rank(RCCE_COMM comm, int *rank);
 int RCCE_error_string(int err_no, char *error_string, int *string_length);
 int RCCE_power_domain(void);
 int RCCE_set_frequency_divider(int freq_div, int *new_freq_div);
@@ -211,14 +214,51 @@ def recv_any(source: int | None = None) -> tuple[bytearray, int]:
     return buf, src[0]
 
 
-def barrier() -> None:
-    _check("RCCE_barrier", _library().RCCE_barrier(_ffi.addressof(_lib, "RCCE_COMM_WORLD")))
+class Comm:
+    """A communicator: ``world()`` or one ``comm_split`` made; ``size`` UEs, this UE's ``rank`` in it.
+    Collectives take one (default: every UE); a root is a UE number, as in RCCE."""
+
+    def __init__(self, struct):
+        self._comm = struct  # RCCE_COMM * (this object keeps it alive)
+
+    @property
+    def size(self) -> int:
+        n = _ffi.new("int *")
+        _check("RCCE_comm_size", _library().RCCE_comm_size(self._comm[0], n))
+        return n[0]
+
+    @property
+    def rank(self) -> int:
+        r = _ffi.new("int *")
+        _check("RCCE_comm_rank", _library().RCCE_comm_rank(self._comm[0], r))
+        return r[0]
 
 
-def bcast(buf, root: int) -> None:
-    """RCCE_bcast: root's buffer into every UE's."""
+def world() -> Comm:
+    """RCCE_COMM_WORLD: every UE."""
+    return Comm(_ffi.addressof(_library(), "RCCE_COMM_WORLD"))
+
+
+def comm_split(color) -> Comm:
+    """RCCE_comm_split (collective): the UEs whose color(ue) equals this UE's form a communicator."""
+    callback = _ffi.callback("int(int, void *)", lambda ue, aux: int(color(ue)))
+    comm = _ffi.new("RCCE_COMM *")
+    _check("RCCE_comm_split", _library().RCCE_comm_split(callback, _ffi.NULL, comm))
+    return Comm(comm)
+
+
+def _comm(comm: Comm | None) -> Comm:
+    return comm if comm is not None else world()
+
+
+def barrier(comm: Comm | None = None) -> None:
+    _check("RCCE_barrier", _library().RCCE_barrier(_comm(comm)._comm))
+
+
+def bcast(buf, root: int, comm: Comm | None = None) -> None:
+    """RCCE_bcast: root's buffer into every member's."""
     data, size = _write(buf)
-    _check("RCCE_bcast", _library().RCCE_bcast(data, size, root, _library().RCCE_COMM_WORLD))
+    _check("RCCE_bcast", _library().RCCE_bcast(data, size, root, _comm(comm)._comm[0]))
 
 
 def _numbers(inbuf, outbuf, op) -> tuple:
@@ -235,16 +275,16 @@ def _numbers(inbuf, outbuf, op) -> tuple:
     return _read(src)[0], _write(dst)[0], src.nbytes // src.itemsize, kind, code
 
 
-def reduce(inbuf, outbuf, op="sum", root: int = 0) -> None:
-    """RCCE_reduce: inbuf of every UE combined item by item into root's outbuf."""
+def reduce(inbuf, outbuf, op="sum", root: int = 0, comm: Comm | None = None) -> None:
+    """RCCE_reduce: inbuf of every member combined item by item into root's outbuf."""
     a, b, n, kind, code = _numbers(inbuf, outbuf, op)
-    _check("RCCE_reduce", _library().RCCE_reduce(a, b, n, kind, code, root, _library().RCCE_COMM_WORLD))
+    _check("RCCE_reduce", _library().RCCE_reduce(a, b, n, kind, code, root, _comm(comm)._comm[0]))
 
 
-def allreduce(inbuf, outbuf, op="sum") -> None:
-    """RCCE_allreduce: inbuf of every UE combined item by item into every UE's outbuf."""
+def allreduce(inbuf, outbuf, op="sum", comm: Comm | None = None) -> None:
+    """RCCE_allreduce: inbuf of every member combined item by item into every member's outbuf."""
     a, b, n, kind, code = _numbers(inbuf, outbuf, op)
-    _check("RCCE_allreduce", _library().RCCE_allreduce(a, b, n, kind, code, _library().RCCE_COMM_WORLD))
+    _check("RCCE_allreduce", _library().RCCE_allreduce(a, b, n, kind, code, _comm(comm)._comm[0]))
 
 
 def shmalloc(size: int) -> memoryview:

@@ -76,6 +76,12 @@ PROGRAM = textwrap.dedent('''
     rcce.reduce(array.array("i", [me * 7]), biggest, "max", root=2)
     if me == 2:
         say("ue 2 bcast", list(data), "allreduce", list(total), "reduce", list(biggest))
+    # a communicator of the even UEs and one of the odd: a barrier and an allreduce in each
+    half = rcce.comm_split(lambda ue: ue % 2)
+    rcce.barrier(half)
+    mine, total = array.array("i", [me]), array.array("i", [0])
+    rcce.allreduce(mine, total, "sum", comm=half)
+    say(f"ue {me} split size {half.size} rank {half.rank} sum {total[0]}")
     # shared memory: one UE writes, after a barrier the others read
     shared = rcce.shmalloc(64)
     if me == 0:
@@ -100,7 +106,8 @@ PROGRAM = textwrap.dedent('''
 
 EXPECTED = ["ue 1 in order True", "ue 0 peeked b'peek-me' took b'peek-me-then-take'",
             "ue 0 any-source [(1, 11), (2, 22)]", "ue 0 any-length [(1, 5, True), (2, 300, True)]", "ue 2 bcast [1.0, 1.0, 1.0, 1.0] allreduce [4.5, 4.5, 4.5, 4.5] "
-            "reduce [14]", "ue 1 shared b'SHARE'", "ue 0 error RCCE_send 1234324", "ue 0 read-only refused",
+            "reduce [14]", "ue 1 shared b'SHARE'", "ue 0 split size 2 rank 0 sum 2", "ue 1 split size 1 rank 0 sum 1",
+            "ue 2 split size 2 rank 1 sum 2", "ue 0 error RCCE_send 1234324", "ue 0 read-only refused",
             "ue 0 wtime positive True", "ue 1 wtime positive True", "ue 2 wtime positive True"]
 
 
