@@ -56,11 +56,11 @@ int RCCE_APP(int argc, char **argv) {
     for (int j = 0; j < n; j++) all[j] = *Reader<Body>(bodies, bodies[j]);
     bodies.map([&](Shared<Body> h) { mine[h.index] = step_body(all, (int)h.index); });
     bodies.step();  // every UE has read the old states
-    bodies.map([&](Shared<Body> h) { *Writer<Body>(bodies, h) = mine[h.index]; });
     MultipleWriter<Counters>(counters, counters[0])->steps[me]++;
-    bodies.step();
+    bodies.step([&](Shared<Body> h) { *Writer<Body>(bodies, h) = mine[h.index]; });
   }
   double kinetic = bodies.reduce([](const Body &b) { return 0.5 * b.m * (b.vx * b.vx + b.vy * b.vy); });
+  double fastest = bodies.reduce([](const Body &b) { return std::sqrt(b.vx * b.vx + b.vy * b.vy); }, RCCE_MAX);
   int wrong = 0;
   if (me == 0) {
     std::vector<Body> seq(n), next(n);
@@ -73,6 +73,10 @@ int RCCE_APP(int argc, char **argv) {
       Body b = *Reader<Body>(bodies, bodies[i]);
       wrong += b.x != seq[i].x || b.y != seq[i].y || b.vx != seq[i].vx || b.vy != seq[i].vy;
     }
+    double seq_fastest = 0;
+    for (int i = 0; i < n; i++)
+      seq_fastest = std::fmax(seq_fastest, std::sqrt(seq[i].vx * seq[i].vx + seq[i].vy * seq[i].vy));
+    wrong += fastest != seq_fastest;
     Counters c = *Reader<Counters>(counters, counters[0]);
     for (int u = 0; u < ues; u++) wrong += c.steps[u] != steps;
     std::printf("taco_forces: %d bodies, %d steps, kinetic energy %.6f\n", n, steps, kinetic);

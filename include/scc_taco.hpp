@@ -18,6 +18,7 @@
 #ifndef SCC_TACO_HPP
 #define SCC_TACO_HPP
 
+#include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <stdexcept>
@@ -187,28 +188,39 @@ class MultipleWriter {
 };
 
 // A storage container: a space whose objects the UEs process in parallel, each taking the objects i with
-// i % UEs == its UE number; step() is the barrier between two phases; reduce() combines one number per
-// object over all UEs.
+// i % UEs == its UE number ("owner computes"; [MESH-2011] Table II's collective operations, on objects
+// rather than on one member per core or domain): map(f) applies f to this UE's objects, step(f) does so
+// and then waits for every UE (synchronous), step() only waits, reduce(value, op) combines one number
+// per object over all UEs by RCCE_SUM, RCCE_MIN, RCCE_MAX or RCCE_PROD, on every UE.
 template <class T>
 class StorageContainer : public Space<T> {
  public:
   using Space<T>::Space;
 
-  // f(Shared<T>) on this UE's objects.
   template <class F>
   void map(F f) {
     for (std::size_t i = static_cast<std::size_t>(RCCE_ue()); i < this->size();
          i += static_cast<std::size_t>(RCCE_num_ues()))
       f((*this)[i]);
   }
-  void step() { RCCE_barrier(&RCCE_COMM_WORLD); }
-  // The sum over every object of value(const T &), read through Readers, on every UE.
   template <class F>
-  double reduce(F value) {
-    double mine = 0, total = 0;
-    map([&](Shared<T> h) { mine += value(*Reader<T>(*this, h)); });
-    RCCE_allreduce((char *)&mine, (char *)&total, 1, RCCE_DOUBLE, RCCE_SUM, RCCE_COMM_WORLD);
-    return total;
+  void step(F f) {
+    map(f);
+    step();
+  }
+  void step() { RCCE_barrier(&RCCE_COMM_WORLD); }
+  template <class F>
+  double reduce(F value, int op = RCCE_SUM) {
+    double mine = op == RCCE_PROD ? 1 : op == RCCE_MIN ? HUGE_VAL : op == RCCE_MAX ? -HUGE_VAL : 0, all = 0;
+    map([&](Shared<T> h) {
+      double v = value(*Reader<T>(*this, h));
+      mine = op == RCCE_PROD  ? mine * v
+             : op == RCCE_MIN ? (v < mine ? v : mine)
+             : op == RCCE_MAX ? (v > mine ? v : mine)
+                              : mine + v;
+    });
+    RCCE_allreduce((char *)&mine, (char *)&all, 1, RCCE_DOUBLE, op, RCCE_COMM_WORLD);
+    return all;
   }
 };
 
