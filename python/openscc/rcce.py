@@ -17,10 +17,10 @@ import sys
 
 from cffi import FFI
 
-__all__ = ["RCCEError", "init", "finalize", "ue", "num_ues", "wtime", "send", "recv", "recv_any", "peek", "barrier",
-           "bcast", "Comm", "world", "comm_split",
-           "reduce", "allreduce", "shmalloc", "shfree", "power_domain", "set_frequency_divider", "isend", "irecv",
-           "SendRequest", "RecvRequest", "ANY_SOURCE", "SUM", "MIN", "MAX", "PROD"]
+__all__ = ["RCCEError", "init", "finalize", "ue", "num_ues", "wtime", "send", "recv", "recv_any", "peek",
+           "Comm", "world", "comm_split", "barrier", "bcast", "reduce", "allreduce", "shmalloc", "shfree",
+           "power_domain", "set_frequency_divider", "isend", "irecv", "SendRequest", "RecvRequest", "ANY_SOURCE",
+           "SUM", "MIN", "MAX", "PROD"]
 
 # The declarations of include/RCCE.h and include/iRCCE.h the binding uses (basic interface, big flags).
 # The request structs are iRCCE.h's, field for field (tests/integration/test_python.py compares their
