@@ -2,8 +2,9 @@
 #ifndef OPENSCC_LAUNCH_PYTHON_ENV_H
 #define OPENSCC_LAUNCH_PYTHON_ENV_H
 
-/* OPENSCC_LIBRCCE names rccerun's librcce.so and PYTHONPATH starts with its
- * Python package, unless the user set them.  Called before the UEs start. */
+/* OPENSCC_LIBRCCE names rccerun's librcce.so (unless the user set it), and
+ * PYTHONPATH starts with its Python package (the user's entries after it).
+ * Called before the UEs start. */
 void launch_python_env(void);
 
 #endif

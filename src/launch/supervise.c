@@ -14,7 +14,6 @@
  * on the recorded exits.
  */
 #define _GNU_SOURCE
-#include "python_env.h"
 #include "supervise.h"
 
 #include <dirent.h>
@@ -34,6 +33,7 @@
 #include "job_dir.h"
 #include "launch_shared.h"
 #include "mpi_launch.h"
+#include "python_env.h"
 #include "report.h"
 
 #define TICK_MS 50
