@@ -182,8 +182,6 @@ double chip_write_arrival_cycles(const struct chip_desc *c, int core, int owner,
 enum { CHIP_LINK_EAST, CHIP_LINK_WEST, CHIP_LINK_NORTH, CHIP_LINK_SOUTH, CHIP_LINK_DIRECTIONS };
 int chip_num_links(const struct chip_desc *c);
 int chip_board_link(const struct chip_desc *c, int board);
-/* The links a line crosses from tile (from_x, from_y) to tile (to_x, to_y) of board 0; returns how many (<= max). */
-int chip_xy_route(const struct chip_desc *c, int from_x, int from_y, int to_x, int to_y, int *links, int max);
 /* The links a line crosses from tile `from` to tile `to` (numbered across
  * boards): XY on one board; else to the system interface, out of it, and
  * from the other board's interface on; returns how many (<= max). */

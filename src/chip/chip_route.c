@@ -25,22 +25,23 @@ static int board_route(const struct chip_desc *c, int board, int from_x, int fro
   return n;
 }
 
-int chip_xy_route(const struct chip_desc *c, int from_x, int from_y, int to_x, int to_y, int *links, int max) {
-  return board_route(c, 0, from_x, from_y, to_x, to_y, links, max);
+/* Where tile t (numbered across boards) is: its first core's position. */
+static struct chip_core_pos tile_pos(const struct chip_desc *c, int t) {
+  return chip_core_pos(c, t * c->cores_per_tile);
 }
 
 /* From tile `from` to router (x, y) of board `board`. */
 static int route_to(const struct chip_desc *c, int from, int board, int x, int y, int *links, int max) {
-  int per = chip_tiles_per_board(c), fb = from / per, fx = from % per % c->tiles_x, fy = from % per / c->tiles_x;
-  if (fb == board) return board_route(c, board, fx, fy, x, y, links, max);
-  int n = board_route(c, fb, fx, fy, c->sif_tile_x, c->sif_tile_y, links, max);
-  if (n < max) links[n++] = chip_board_link(c, fb);
+  struct chip_core_pos f = tile_pos(c, from);
+  if (f.board == board) return board_route(c, board, f.x, f.y, x, y, links, max);
+  int n = board_route(c, f.board, f.x, f.y, c->sif_tile_x, c->sif_tile_y, links, max);
+  if (n < max) links[n++] = chip_board_link(c, f.board);
   return n + board_route(c, board, c->sif_tile_x, c->sif_tile_y, x, y, links + n, max - n);
 }
 
 int chip_route(const struct chip_desc *c, int from, int to, int *links, int max) {
-  int per = chip_tiles_per_board(c);
-  return route_to(c, from, to / per, to % per % c->tiles_x, to % per / c->tiles_x, links, max);
+  struct chip_core_pos t = tile_pos(c, to);
+  return route_to(c, from, t.board, t.x, t.y, links, max);
 }
 
 int chip_mc_route(const struct chip_desc *c, int from, int mc, int *links, int max) {

@@ -192,8 +192,9 @@ void timing_advance(uint64_t ps, enum timing_kind kind, enum timing_activity act
   timing_sensor_record(t0, c->now_ps, e);
   __atomic_store_n(&c->steps, steps + 2, __ATOMIC_RELEASE);
   if (c->now_ps >= timing_g.window_end_ps) {
-    timing_contention_cross();
-    timing_sensor_lookahead(t0 / timing_g.window_ps, c->now_ps / timing_g.window_ps);
+    uint64_t from = timing_g.window;
+    timing_contention_cross(); /* timing_g.window: the clock's new window */
+    timing_sensor_lookahead(from, timing_g.window);
   }
 }
 

@@ -124,15 +124,15 @@ static void test_chip_file_overrides(void) {
 static void test_routes(void) {
   struct chip_desc c = scc();
   int links[16];
-  CHECK_EQ(chip_xy_route(&c, 0, 0, 5, 3, links, 16), 8);
+  CHECK_EQ(chip_route(&c, 0, 5 + 6 * 3, links, 16), 8);
   CHECK_EQ(links[0], 0 * CHIP_LINK_DIRECTIONS + CHIP_LINK_EAST);
   CHECK_EQ(links[4], 4 * CHIP_LINK_DIRECTIONS + CHIP_LINK_EAST);
   CHECK_EQ(links[5], 5 * CHIP_LINK_DIRECTIONS + CHIP_LINK_NORTH);
   CHECK_EQ(links[7], (5 + 6 * 2) * CHIP_LINK_DIRECTIONS + CHIP_LINK_NORTH);
-  CHECK_EQ(chip_xy_route(&c, 3, 2, 1, 0, links, 16), 4);
+  CHECK_EQ(chip_route(&c, 3 + 6 * 2, 1, links, 16), 4);
   CHECK_EQ(links[0], (3 + 6 * 2) * CHIP_LINK_DIRECTIONS + CHIP_LINK_WEST);
   CHECK_EQ(links[3], (1 + 6 * 1) * CHIP_LINK_DIRECTIONS + CHIP_LINK_SOUTH);
-  CHECK_EQ(chip_xy_route(&c, 2, 2, 2, 2, links, 16), 0);
+  CHECK_EQ(chip_route(&c, 2 + 6 * 2, 2 + 6 * 2, links, 16), 0);
   CHECK_EQ(chip_num_links(&c), 96);
 }
 

@@ -131,7 +131,7 @@ static void test_contention_queueing(void) {
   CHECK(fabs(timing_mc_queue_ps(0, 1) - service * 0.99 / 0.02) < 1e-3);
   /* Links count too: MC1 sits at tile (5,0), five hops east of core 0. */
   int links[16];
-  CHECK_EQ(chip_xy_route(chip(), 0, 0, 5, 0, links, 16), 5);
+  CHECK_EQ(chip_route(chip(), 0, 5, links, 16), 5);
   uint64_t first_link = (uint64_t)(chip()->n_mc + chip_num_tiles(chip()));
   *busy_of(1, 3, first_link + (uint64_t)links[4]) = window_ps() / 2;
   to_window(3 + TIMING_WINDOW_LAG);
