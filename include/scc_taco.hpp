@@ -68,11 +68,7 @@ class Space {
 
  private:
   template <class>
-  friend class Reader;
-  template <class>
-  friend class Writer;
-  template <class>
-  friend class MultipleWriter;
+  friend class Access;
 
   struct Slot {
     std::uint64_t version;  // writes released so far
@@ -109,82 +105,82 @@ class Space {
   std::vector<std::uint64_t> seen_;  // their versions
 };
 
-// A consistent copy to read.  Entry consistency: the replica, refreshed under the object's lock if it is
-// stale, read without the lock.  Migration: the object itself, moved here under its lock for the reader's
-// life.
+// What the access objects share: the object, its copy here (value_), and the space's guard and consistency
+// steps.  Made, it has taken the object's lock and an up-to-date copy; each kind decides when to let go.
 template <class T>
-class Reader {
+class Access {
  public:
-  Reader(Space<T> &space, Shared<T> h) : space_(space), i_(h.index) {
+  Access(const Access &) = delete;
+  Access &operator=(const Access &) = delete;
+
+ protected:
+  Access(Space<T> &space, Shared<T> h) : space_(space), i_(h.index) {
     space_.lock(i_);
     value_ = space_.refresh(i_);
-    if (space_.kind() == Consistency::entry) space_.unlock(i_);
   }
-  ~Reader() {
-    if (space_.kind() == Consistency::migration) space_.unlock(i_);
-  }
-  Reader(const Reader &) = delete;
-  const T &operator*() const { return value_; }
-  const T *operator->() const { return &value_; }
+  void lock() { space_.lock(i_); }
+  void unlock() { space_.unlock(i_); }
+  const T &refresh() { return space_.refresh(i_); }
+  void publish(const T &value) { space_.publish(i_, value); }
+  bool migrating() const { return space_.kind() == Consistency::migration; }
 
- private:
   Space<T> &space_;
   std::uint32_t i_;
   T value_;
 };
 
+// A consistent copy to read.  Entry consistency: the replica, refreshed under the object's lock if it is
+// stale, read without the lock.  Migration: the object itself, moved here under its lock for the reader's
+// life.
+template <class T>
+class Reader : public Access<T> {
+ public:
+  Reader(Space<T> &space, Shared<T> h) : Access<T>(space, h) {
+    if (!this->migrating()) this->unlock();
+  }
+  ~Reader() {
+    if (this->migrating()) this->unlock();
+  }
+  const T &operator*() const { return this->value_; }
+  const T *operator->() const { return &this->value_; }
+};
+
 // Exclusive access: the object's lock from construction to destruction, the new value released then.
 template <class T>
-class Writer {
+class Writer : public Access<T> {
  public:
-  Writer(Space<T> &space, Shared<T> h) : space_(space), i_(h.index) {
-    space_.lock(i_);
-    value_ = space_.refresh(i_);
-  }
+  Writer(Space<T> &space, Shared<T> h) : Access<T>(space, h) {}
   ~Writer() {
-    space_.publish(i_, value_);
-    space_.unlock(i_);
+    this->publish(this->value_);
+    this->unlock();
   }
-  Writer(const Writer &) = delete;
-  T &operator*() { return value_; }
-  T *operator->() { return &value_; }
-
- private:
-  Space<T> &space_;
-  std::uint32_t i_;
-  T value_;
+  T &operator*() { return this->value_; }
+  T *operator->() { return &this->value_; }
 };
 
 // Concurrent writers of different parts of one object: each works on its own copy (and a twin of it) without
 // the lock, and at its end writes back, under the lock, only the bytes it changed ([MESH-2011]'s multiple-
 // writer access; two writers changing the same byte: the later release wins).
 template <class T>
-class MultipleWriter {
+class MultipleWriter : public Access<T> {
  public:
-  MultipleWriter(Space<T> &space, Shared<T> h) : space_(space), i_(h.index) {
-    space_.lock(i_);
-    value_ = twin_ = space_.refresh(i_);
-    space_.unlock(i_);
-  }
+  MultipleWriter(Space<T> &space, Shared<T> h) : Access<T>(space, h), twin_(this->value_) { this->unlock(); }
   ~MultipleWriter() {
-    space_.lock(i_);
-    T merged = space_.refresh(i_);
+    this->lock();
+    T merged = this->refresh();
     auto *out = reinterpret_cast<unsigned char *>(&merged);
-    const auto *mine = reinterpret_cast<const unsigned char *>(&value_);
+    const auto *mine = reinterpret_cast<const unsigned char *>(&this->value_);
     const auto *before = reinterpret_cast<const unsigned char *>(&twin_);
     for (std::size_t b = 0; b < sizeof(T); b++)
       if (mine[b] != before[b]) out[b] = mine[b];
-    space_.publish(i_, merged);
-    space_.unlock(i_);
+    this->publish(merged);
+    this->unlock();
   }
-  MultipleWriter(const MultipleWriter &) = delete;
-  T &operator*() { return value_; }
-  T *operator->() { return &value_; }
+  T &operator*() { return this->value_; }
+  T *operator->() { return &this->value_; }
 
  private:
-  Space<T> &space_;
-  std::uint32_t i_;
-  T value_, twin_;
+  T twin_;
 };
 
 // A storage container: a space whose objects the UEs process in parallel, each taking the objects i with
