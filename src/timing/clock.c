@@ -152,6 +152,10 @@ void timing_finalize(void) {
 
 /* Add energy e spent over [t0, t1) to the power trace, widening its buckets
  * (merging neighbours) when the run outgrows them. */
+static void add_to_bucket(void *clock, uint64_t b, double joules) {
+  ((struct timing_vclock *)clock)->bucket_j[b] += joules;
+}
+
 static void trace_energy(struct timing_vclock *c, uint64_t t0, uint64_t t1, double e) {
   while (t1 / (TIMING_POWER_BUCKET_PS << c->bucket_shift) >= TIMING_POWER_BUCKETS) {
     for (int i = 0; i < TIMING_POWER_BUCKETS / 2; i++) c->bucket_j[i] = c->bucket_j[2 * i] + c->bucket_j[2 * i + 1];
@@ -163,11 +167,7 @@ static void trace_energy(struct timing_vclock *c, uint64_t t0, uint64_t t1, doub
     c->bucket_j[t0 / width] += e;
     return;
   }
-  for (uint64_t t = t0; t < t1;) {
-    uint64_t b = t / width, end = (b + 1) * width < t1 ? (b + 1) * width : t1;
-    c->bucket_j[b] += e * (double)(end - t) / (double)(t1 - t0);
-    t = end;
-  }
+  timing_spread(t0, t1, width, e, add_to_bucket, c);
 }
 
 void timing_advance(uint64_t ps, enum timing_kind kind, enum timing_activity activity) {

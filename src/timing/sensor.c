@@ -30,18 +30,18 @@ static struct timing_window_energy *entry(uint64_t k) {
   return e;
 }
 
+static void add_to_window(void *unused, uint64_t k, double joules) {
+  (void)unused;
+  entry(k)->joules += joules;
+}
+
 void timing_sensor_record(uint64_t t0, uint64_t t1, double joules) {
   /* The common step stays in the window the clock is in (no division). */
   if (t1 <= timing_g.window_end_ps) {
     if (t1 > t0) entry(timing_g.window)->joules += joules;
     return;
   }
-  uint64_t w = timing_g.window_ps;
-  for (uint64_t t = t0; t < t1;) {
-    uint64_t k = t / w, end = (k + 1) * w < t1 ? (k + 1) * w : t1;
-    entry(k)->joules += joules * (double)(end - t) / (double)(t1 - t0);
-    t = end;
-  }
+  timing_spread(t0, t1, timing_g.window_ps, joules, add_to_window, NULL);
 }
 
 void timing_sensor_lookahead(uint64_t from_window, uint64_t to_window) {

@@ -117,6 +117,19 @@ void timing_floor_stamped(uint64_t ps);
 void timing_floor_release(const int *ues, int n, uint64_t t_ps);
 void timing_floor_wait(uint64_t window);
 
+/* Energy e spent over [t0, t1), t1 > t0, dealt to the slots of `width` ps
+ * the interval spans, in proportion to its time in each: add(arg, slot,
+ * joules).  The power trace's buckets (clock.c) and the sensor's windows
+ * (sensor.c) are such slots. */
+static inline void timing_spread(uint64_t t0, uint64_t t1, uint64_t width, double e,
+                                 void (*add)(void *arg, uint64_t slot, double joules), void *arg) {
+  for (uint64_t t = t0; t < t1;) {
+    uint64_t k = t / width, end = (k + 1) * width < t1 ? (k + 1) * width : t1;
+    add(arg, k, e * (double)(end - t) / (double)(t1 - t0));
+    t = end;
+  }
+}
+
 /* The power sensor (sensor.c): energy spent over [t0, t1) into the
  * windows' ring; after the clock crossed from one window to another, wait
  * for UEs too far behind; the reading. */
