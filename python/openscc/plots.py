@@ -68,7 +68,7 @@ def mesh_traffic(run: JobRun, out: OutputDir) -> tuple[str, bytes]:
     # 1.3 inches a tile up to the SCC's 6 x 4; larger meshes share MESH_INCHES
     cell = min(1.3, MESH_INCHES / max(wide, h))
     fig, ax = plt.subplots(figsize=(cell * wide + 1.5, cell * h + 0.6))
-    busy = set(_tiles(run).values())
+    busy = {tiles[u["ue"]] for u in run.ues}  # the UEs' tiles (tiles also holds the interfaces)
     for b in range(boards):
         for x in range(b * (w + 1), b * (w + 1) + w):
             for y in range(h):
