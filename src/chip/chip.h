@@ -72,6 +72,7 @@ struct chip_timing {
   double svm_fault_cycles;        /* a page fault: exception, handler, page-table update */
   double svm_frame_cycles;        /* taking and clearing a page frame at the first touch */
   double svm_reserve_page_cycles; /* svm_alloc's work per page of address space */
+  double copy_word_cycles;        /* a copy loop's clocks per 32-bit word moved (REP MOVSD), memory aside */
 };
 
 /* The power model (docs/model.md): per core C V^2 f x activity, per voltage

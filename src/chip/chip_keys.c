@@ -77,6 +77,7 @@ static const struct chip_key keys[] = {
     TIME_KEY(svm_fault_cycles, CHIP_KEY_DOUBLE, OPERATION, "core cycles"),
     TIME_KEY(svm_frame_cycles, CHIP_KEY_DOUBLE, OPERATION, "core cycles"),
     TIME_KEY(svm_reserve_page_cycles, CHIP_KEY_DOUBLE, OPERATION, "core cycles"),
+    TIME_KEY(copy_word_cycles, CHIP_KEY_DOUBLE, OPERATION, "core cycles per 32-bit word"),
     POWER_KEY(core_dynamic, 0, 0.1, "W / (V^2 MHz)"),
     POWER_KEY(idle_activity, 0, 1, "activity"),
     POWER_KEY(stall_activity, 0, 1, "activity"),

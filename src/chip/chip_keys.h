@@ -15,7 +15,7 @@ struct chip_key {
   const char *unit;
 };
 
-#define CHIP_NUM_KEYS 58
+#define CHIP_NUM_KEYS 59
 
 /* Index of a key, or -1. */
 int chip_key_index(const char *name);

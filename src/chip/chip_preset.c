@@ -73,6 +73,7 @@ static void scc_preset(struct chip_desc *c) {
   c->time.svm_fault_cycles = 1181;       /* D: "mapping of a page frame", lazy release: 2.418 us */
   c->time.svm_frame_cycles = 58574;      /* D: "physical allocation of a page frame" 112.3 us, less the fault */
   c->time.svm_reserve_page_cycles = 385; /* D: "allocation of 4 MByte" 741 us over 1024 pages, less two barriers */
+  c->time.copy_word_cycles = 1;          /* ref 5: REP MOVSD moves a word a clock once under way ([P5-TIMING]) */
   /* Power model (docs/model.md "Power model"): a running core's activity is 1
    * while it executes, stall_activity while it waits on its caches, memory or
    * an MPB line, poll_activity while it polls flags.  The three power

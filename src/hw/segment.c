@@ -36,7 +36,9 @@ static void compute_layout(const struct hw_job_params *p, struct hw_header *h) {
   h->shared_bytes = hw_align_up(p->shared_bytes, 4096);
   h->svm_off = off + h->shared_bytes;
   h->svm_bytes = hw_align_up(p->svm_bytes, 4096);
-  h->total_bytes = h->svm_off + h->svm_bytes;
+  h->private_off = h->svm_off + h->svm_bytes;
+  h->private_bytes = hw_align_up(p->private_bytes, 4096);
+  h->total_bytes = h->private_off + h->private_bytes * (uint64_t)p->nue;
 }
 
 static void init_contents(const struct hw_job_params *p, struct hw_job *job) {
@@ -91,6 +93,7 @@ uint64_t hw_shapes_fingerprint(void) {
                                    offsetof(struct hw_header, trace_off),
                                    offsetof(struct hw_header, ue_off),
                                    offsetof(struct hw_header, svm_off),
+                                   offsetof(struct hw_header, private_off),
                                    sizeof(struct chip_desc),
                                    sizeof(struct hw_region_entry),
                                    sizeof(struct hw_settings),
@@ -109,6 +112,7 @@ uint64_t hw_shapes_fingerprint(void) {
                                    offsetof(struct hw_settings, trace_level),
                                    offsetof(struct hw_settings, initial_divider),
                                    offsetof(struct hw_settings, mpi_channel),
+                                   offsetof(struct hw_settings, copy_cores),
                                    sizeof(struct hw_ue),
                                    offsetof(struct hw_ue, state),
                                    offsetof(struct hw_ue, wait),

@@ -5,7 +5,8 @@
  *   header (with the region table and the layout hash) | per-UE hw blocks |
  *   config registers | test-and-set registers | MPBs (one per core of the chip) |
  *   named regions (region.h: the layers' shared state, by name) |
- *   trace logs | off-chip shared region | SVM pool
+ *   trace logs | off-chip shared region | SVM pool | private memory (one
+ *   partition per UE, what its LUT maps: scc_lut.h)
  * hw embeds none of the upper layers' types: timing, rcce, mailbox and svm
  * declare their blocks in their own *_shared.h (docs/architecture.md).
  * The launcher creates the segment; every UE maps it from an inherited fd.
@@ -23,7 +24,7 @@
 #include "settings.h"
 
 #define HW_MAGIC 0x214343536e65704fULL /* "OpenSCC!" */
-#define HW_VERSION 9                   /* raise when struct hw_header or struct hw_ue changes */
+#define HW_VERSION 10                  /* raise when struct hw_header or struct hw_ue changes */
 #define HW_HOST_LINE 64
 #define HW_MAX_UES CHIP_MAX_CORES
 #define HW_SHM_PREFIX "openscc-"
@@ -55,6 +56,8 @@ enum hw_wait_kind {
   HW_WAIT_SVM_PAGE,     /* SVM page fault: ownership of a page held by peer */
   HW_WAIT_MPI,          /* in MPI (mpi channel): a packet from any UE, or an EWS to free */
   HW_WAIT_VTIME,        /* model mode: peer's virtual time to pass this UE's (timing floor.c) */
+  HW_WAIT_COPY,         /* scc_copy_wait: copy core peer to answer */
+  HW_WAIT_COPY_IDLE,    /* a copy core waiting for requests */
 };
 
 /* What a sleeping UE waits for: read by the launcher's deadlock report. */
@@ -111,6 +114,10 @@ struct hw_header {
   /* SVM pool (svm layer): page frames and their tables, right after the
    * shared region, so frame offsets continue its memory-controller map. */
   uint64_t svm_off, svm_bytes;
+  /* Private memory: one partition of private_bytes per UE, after the SVM
+   * pool (the SCC's per-core DDR3 that the cores' lookup tables map;
+   * rccerun --private-size, docs/data-movement.md). */
+  uint64_t private_off, private_bytes;
 };
 
 struct hw_job_params {
@@ -119,6 +126,7 @@ struct hw_job_params {
   int ue_core[HW_MAX_UES];
   uint64_t shared_bytes;
   uint64_t svm_bytes;      /* SVM pool (rccerun --svm-size) */
+  uint64_t private_bytes;  /* private memory per UE (rccerun --private-size) */
   struct hw_settings set;  /* rccerun's options (settings.h) */
   uint64_t trace_capacity; /* events per UE at the sizes and timeline levels */
 };
@@ -171,5 +179,9 @@ static inline unsigned char *hw_mpb(const struct hw_job *j, int core) {
 }
 static inline unsigned char *hw_shared(const struct hw_job *j) { return j->base + j->hdr->shared_off; }
 static inline unsigned char *hw_svm_pool(const struct hw_job *j) { return j->base + j->hdr->svm_off; }
+/* UE ue's private memory partition (private_bytes of it). */
+static inline unsigned char *hw_private(const struct hw_job *j, int ue) {
+  return j->base + j->hdr->private_off + (size_t)ue * (size_t)j->hdr->private_bytes;
+}
 
 #endif

@@ -37,7 +37,13 @@ struct hw_settings {
    * else a value of enum mpi_channel_kind (mpi/channel.h, which hw does not
    * include): 0 rckmpi, 1 rckmpi-original. */
   int32_t mpi_channel;
+  /* rccerun --copy-cores: the job's last copy_cores UEs run the copy service
+   * (copy layer, scc_copy.h), not the program; RCCE's world is the others. */
+  int32_t copy_cores;
 };
+
+/* The UEs that run the program (RCCE's world): all but the copy cores. */
+#define HW_PROGRAM_UES(h) ((int)(h)->nue - (int)(h)->set.copy_cores)
 
 #define HW_MPI_CHANNEL_NONE (-1)
 

@@ -7,6 +7,7 @@
 #include "../chip/text_input.h"
 #include "../mpi/channel.h"
 #include "option_table.h"
+#include "../../include/scc_lut.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -209,6 +210,36 @@ static int add_spare_ues(struct launch_options *o) {
   return 0;
 }
 
+/* --copy-cores K: K UEs after the program's, each on the free core nearest
+ * to a memory controller, the controllers taken in turn ([SVP-SCC] sec.
+ * IV.B: copy cores at the chip's edges, around the controllers). */
+static int add_copy_cores(struct launch_options *o) {
+  int k = o->job.set.copy_cores;
+  if (k == 0) return 0;
+  if (o->mpi != LAUNCH_MPI_NONE) return launch_fail("--copy-cores applies to RCCE jobs, not to --mpi ones");
+  const struct chip_desc *c = &o->job.chip;
+  int chip_cores = chip_num_cores(c), total = o->job.nue + k;
+  if (total > chip_cores)
+    return launch_fail("%d UEs and %d copy cores (--copy-cores) do not fit chip '%s' with %d cores", o->job.nue, k,
+                       c->name, chip_cores);
+  /* A copy core's MPB holds a request line and an answer line per program UE. */
+  if (2 * o->job.nue > (int)(c->mpb_bytes_per_core / c->line_bytes))
+    return launch_fail("%d UEs are too many for copy cores: each copy core's MPB holds two lines per UE (at most %d UEs)",
+                       o->job.nue, (int)(c->mpb_bytes_per_core / c->line_bytes) / 2);
+  static unsigned char used[HW_MAX_UES];
+  memset(used, 0, sizeof used);
+  for (int u = 0; u < o->job.nue; u++) used[o->job.ue_core[u]] = 1;
+  for (int i = 0; i < k; i++) {
+    int mc = i % chip_num_mcs(c), best = -1;
+    for (int core = 0; core < chip_cores; core++)
+      if (!used[core] && (best < 0 || chip_mc_hops(c, core, mc) < chip_mc_hops(c, best, mc))) best = core;
+    used[best] = 1;
+    o->job.ue_core[o->job.nue + i] = best;
+  }
+  o->job.nue = total;
+  return 0;
+}
+
 /* -clock, else the chip's default divider. */
 static int set_clock(struct launch_options *o) {
   o->job.set.initial_divider = o->job.chip.default_divider;
@@ -235,14 +266,24 @@ static int check_mpi_channel(struct launch_options *o) {
   return 0;
 }
 
+/* A LUT maps 256 frames of 16 MB (scc_lut.h): more private memory could not
+ * be reached. */
+static int check_private_size(const struct launch_options *o) {
+  uint64_t most = (uint64_t)SCC_LUT_ENTRIES * SCC_LUT_PAGE_BYTES;
+  if (o->job.private_bytes > most)
+    return launch_fail("--private-size %llu bytes is more than a lookup table reaches (256 entries of 16M = 4G)",
+                       (unsigned long long)o->job.private_bytes);
+  return 0;
+}
+
 int launch_parse(int argc, char **argv, struct launch_options *o) {
   memset(o, 0, sizeof *o);
   launch_option_defaults(o);
   int prog = parse_arguments(argc, argv, o);
   if (prog <= 0) return prog < 0 ? -1 : 1;
-  if (launch_option_environment(o) || check_mpi_channel(o)) return -1;
+  if (launch_option_environment(o) || check_mpi_channel(o) || check_private_size(o)) return -1;
   if (o->job.nue == 0) return launch_fail("missing -nue N");
   if (prog >= argc) return launch_fail("missing the program to run");
-  if (load_chip(o) || place_ues(o) || add_spare_ues(o) || set_clock(o)) return -1;
+  if (load_chip(o) || place_ues(o) || add_spare_ues(o) || add_copy_cores(o) || set_clock(o)) return -1;
   return find_program(argv, prog, o);
 }

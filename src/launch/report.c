@@ -47,6 +47,8 @@ static void describe_wait(FILE *f, const struct hw_job *job, const struct hw_wai
     case HW_WAIT_VTIME:
       fprintf(f, "waiting for the virtual time of %s (the model's order of shared resources)", peer);
       break;
+    case HW_WAIT_COPY: fprintf(f, "blocked in scc_copy_wait, waiting for copy core %s", peer); break;
+    case HW_WAIT_COPY_IDLE: fprintf(f, "copy core, waiting for copy requests"); break;
     default: fprintf(f, "blocked in the runtime"); break;
   }
 }

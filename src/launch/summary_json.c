@@ -12,12 +12,15 @@
 #include "../mpi/mpi_shared.h"
 #include "../rcce/rcce_shared.h"
 #include "../svm/svm_shared.h"
+#include "../copy/copy_shared.h"
 #include "../timing/timing_shared.h"
 
 static double secs(uint64_t ps) { return (double)ps * 1e-12; }
 
+/* The program's UEs (copy cores run the runtime's code only, charged as
+ * such: copy/service.c). */
 int summary_all_counted(const struct hw_job *job) {
-  for (uint32_t u = 0; u < job->hdr->nue; u++)
+  for (int u = 0; u < HW_PROGRAM_UES(job->hdr); u++)
     if (!timing_clock_of(job, (int)u)->counted) return 0;
   return 1;
 }
@@ -66,7 +69,8 @@ static void json_number(FILE *f, const char *sep, const char *key, const char *f
 }
 
 /* An option's row with a summary.json key: a choice by its name, a flag as
- * true or false, or the value the job ran with (option_table.h).  A choice
+ * true or false, a number as itself, or the value the job ran with
+ * (option_table.h).  A choice
  * left unset without a default (--mpi, --mpi-channel of an RCCE job) has no
  * key. */
 static void write_option(FILE *f, const struct launch_option *r, const struct launch_options *o,
@@ -76,6 +80,7 @@ static void write_option(FILE *f, const struct launch_option *r, const struct la
   fprintf(f, ",\n    \"%s\": ", r->json);
   if (r->json_in_effect) json_string(f, r->json_in_effect(job));
   else if (r->kind == LAUNCH_ARG_CHOICE) json_string(f, launch_option_choice_name(r, v));
+  else if (r->kind == LAUNCH_ARG_INT) fprintf(f, "%ld", v);
   else fputs(v ? "true" : "false", f);
 }
 
@@ -156,6 +161,11 @@ static void write_ue(FILE *f, const struct hw_job *job, uint32_t u) {
             (unsigned long long)svm->faults, (unsigned long long)svm->frames, (unsigned long long)svm->acquired,
             (unsigned long long)svm->served, (unsigned long long)svm->forwarded);
   if (h->set.mpi_channel != HW_MPI_CHANNEL_NONE) write_mpi_statistics(f, mpi_ue_shared_of(job, (int)u));
+  if ((int)u >= HW_PROGRAM_UES(h)) {
+    const struct copy_ue_shared *cp = copy_ue_shared_of(job, (int)u);
+    fprintf(f, ", \"copy_core\": true, \"copy_requests\": %llu, \"copy_bytes\": %llu",
+            (unsigned long long)cp->requests, (unsigned long long)cp->bytes);
+  }
   if (h->set.model) {
     const struct timing_vclock *c = timing_clock_of(job, (int)u);
     json_number(f, ", ", "seconds", "%.9g", secs(c->now_ps));

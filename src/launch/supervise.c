@@ -28,11 +28,13 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../copy/copy_shared.h"
 #include "../hw/wait.h"
 #include "fixed_addresses.h"
 #include "job_dir.h"
 #include "launch_shared.h"
 #include "mpi_launch.h"
+#include "own_dir.h"
 #include "python_env.h"
 #include "report.h"
 
@@ -62,6 +64,7 @@ struct job_run {
   const struct mpi_command *cmd;
   pid_t launcher;
   int launcher_exited, launcher_status;
+  int copy_cores_stopped; /* rccerun --copy-cores: told to stop (stop_copy_cores) */
 };
 
 /* SIGPIPE as rccerun found it, for the UEs (launch_ignore_sigpipe). */
@@ -99,6 +102,17 @@ static void child_setup(pid_t pgid, pid_t launcher, const sigset_t *orig) {
   }
 }
 
+/* A copy core runs openscc-copy-core from rccerun's lib/openscc/. */
+static void exec_copy_core(int u) {
+  char bin[4096], path[4096 + 64];
+  if (launch_own_directory(bin, sizeof bin) == 0) {
+    snprintf(path, sizeof path, "%s/../lib/openscc/openscc-copy-core", bin);
+    execl(path, "openscc-copy-core", (char *)NULL);
+  }
+  fprintf(stderr, "rccerun: UE %d (copy core): cannot execute openscc-copy-core beside rccerun: %s\n", u, strerror(errno));
+  _exit(127);
+}
+
 static void child_exec(const struct launch_options *o, struct job_run *r, int u, pid_t launcher, const sigset_t *orig) {
   child_setup(r->pgid, launcher, orig);
   fcntl(r->job.fd, F_SETFD, 0); /* shm_open sets close-on-exec; the UE maps this fd */
@@ -112,9 +126,24 @@ static void child_exec(const struct launch_options *o, struct job_run *r, int u,
   snprintf(buf, sizeof buf, "%d", o->job.ue_core[u]);
   setenv("OPENSCC_CORE", buf, 1);
   if (o->job.set.model) launch_fixed_addresses();
+  if (u >= HW_PROGRAM_UES(r->job.hdr)) exec_copy_core(u);
   execv(o->app, o->app_argv);
   fprintf(stderr, "rccerun: UE %d: cannot execute %s: %s\n", u, o->app, strerror(errno));
   _exit(127);
+}
+
+/* Once the program's UEs have all left, the copy cores stop serving
+ * (copy_shared.h): they finish the requests they have, then exit. */
+static void stop_copy_cores(struct job_run *r) {
+  int program = HW_PROGRAM_UES(r->job.hdr);
+  if (r->copy_cores_stopped || program == (int)r->job.hdr->nue) return;
+  for (int u = 0; u < program; u++)
+    if (!r->ex[u].exited) return;
+  r->copy_cores_stopped = 1;
+  for (int u = program; u < (int)r->job.hdr->nue; u++) {
+    __atomic_store_n(&copy_ue_shared_of(&r->job, u)->stop, 1, __ATOMIC_RELEASE);
+    hw_ring(&r->job, u);
+  }
 }
 
 static int ue_of_pid(const struct job_run *r, pid_t pid) {
@@ -514,6 +543,7 @@ static int supervise(struct job_run *r, const sigset_t *watched) {
       return rc;
     }
     if (!job_running(r)) break;
+    stop_copy_cores(r);
     if (sig < 0 && (rc = check_deadlock(r)) != 0) return rc;
     if (deadline && now_s() > deadline) {
       char head[96];

@@ -38,6 +38,7 @@ static void attach_standalone(void) {
   if (chip_preset("scc", &p.chip, err, sizeof err) != 0) die("%s", err);
   p.shared_bytes = STANDALONE_SHARED_BYTES;
   p.svm_bytes = STANDALONE_SHARED_BYTES;
+  p.private_bytes = STANDALONE_SHARED_BYTES;
   p.set.mailbox_irq = 1;
   p.set.initial_divider = p.chip.default_divider;
   p.set.spin_limit = 1000;
@@ -103,6 +104,23 @@ static void alloc_comm_buffer(void) {
   RCCE_chunk = lines * rcce_g.line;
 }
 
+/* RCCE's world (the job's UEs but the copy cores), my core, the line and MPB sizes. */
+static void set_geometry(const struct hw_header *h) {
+  rcce_g.nue = HW_PROGRAM_UES(h);
+  rcce_g.core = hw_ue(&rcce_g.job, rcce_g.ue)->core;
+  rcce_g.line = (uint32_t)h->chip.line_bytes;
+  rcce_g.mpb_bytes = (uint32_t)h->chip.mpb_bytes_per_core;
+}
+
+/* My pid for the launcher, my clock and my monitoring records. */
+static struct hw_ue *start_clock(void) {
+  struct hw_ue *me = hw_ue(&rcce_g.job, rcce_g.ue);
+  me->pid = (int32_t)getpid();
+  if (timing_init(&rcce_g.job, rcce_g.ue) != 0) die("%s", "out of memory for the timing model");
+  timing_record_init(&rcce_g.job, rcce_g.ue);
+  return me;
+}
+
 static int init_common(int flag_mode, int gory) {
   if (rcce_g.initialized) return RCCE_SUCCESS;
   attach_job();
@@ -120,10 +138,8 @@ static int init_common(int flag_mode, int gory) {
   rcce_g.tagged = rcce_tagged_messages(h, flag_mode, gory ? RCCE_IFACE_GORY : RCCE_IFACE_BASIC);
   rcce_g.rplg = h->set.scheme == HW_SCHEME_RPLG && !gory;
   rcce_g.landing_owner = -1;
-  rcce_g.nue = (int)h->nue;
-  rcce_g.core = hw_ue(&rcce_g.job, rcce_g.ue)->core;
-  rcce_g.line = (uint32_t)h->chip.line_bytes;
-  rcce_g.mpb_bytes = (uint32_t)h->chip.mpb_bytes_per_core;
+  set_geometry(h);
+  if (rcce_g.ue >= rcce_g.nue) die("%s", "this UE is a copy core (rccerun --copy-cores), which runs no program");
   if (rcce_g.line != RCCE_LINE_SIZE) die("%s", "chip line size differs from RCCE_LINE_SIZE (32)");
   if (h->set.debug) RCCE_debug_set(RCCE_DEBUG_ALL);
   RCCE_IAM = rcce_g.ue;
@@ -136,10 +152,7 @@ static int init_common(int flag_mode, int gory) {
    * ptrace"); under Yama's ptrace_scope 2 or 3 copies fail and fall back to
    * MPB chunks. */
   hw_allow_peer_copies(h);
-  struct hw_ue *me = hw_ue(&rcce_g.job, rcce_g.ue);
-  me->pid = (int32_t)getpid();
-  if (timing_init(&rcce_g.job, rcce_g.ue) != 0) die("%s", "out of memory for the timing model");
-  timing_record_init(&rcce_g.job, rcce_g.ue);
+  struct hw_ue *me = start_clock();
   uint32_t nlines = rcce_g.mpb_bytes / rcce_g.line;
   rcce_g.flag_line = calloc(nlines, 1);
   rcce_g.recv_queue = calloc((size_t)rcce_g.nue, sizeof *rcce_g.recv_queue);
@@ -157,6 +170,27 @@ static int init_common(int flag_mode, int gory) {
   __atomic_fetch_add(&rcce_g.shared->init_count, 1, __ATOMIC_ACQ_REL);
   RCCE_barrier(&RCCE_COMM_WORLD);
   return RCCE_SUCCESS;
+}
+
+/* A copy core (rccerun --copy-cores; copy layer): this UE of the job with
+ * its clock and the rcce interface's view of the job, outside RCCE's world
+ * (no flags, no barrier). */
+void rcce_init_service(void) {
+  if (rcce_g.initialized) return;
+  attach_job();
+  set_geometry(rcce_g.job.hdr);
+  struct hw_ue *me = start_clock();
+  timing_runtime_only();
+  rcce_g.initialized = 1;
+  __atomic_store_n(&me->state, HW_UE_RUNNING, __ATOMIC_RELEASE);
+}
+
+/* The clock stops; the launcher sees me done. */
+void rcce_finalize_service(void) {
+  timing_finalize();
+  rcce_g.finalized = 1;
+  fflush(NULL);
+  __atomic_store_n(&hw_ue(&rcce_g.job, rcce_g.ue)->state, HW_UE_FINALIZED, __ATOMIC_RELEASE);
 }
 
 /* One entry point per compile-time variant (RCCE.h renames RCCE_init), each
@@ -178,10 +212,7 @@ int RCCE_finalize(void) {
   if (!rcce_g.initialized || rcce_g.finalized) return RCCE_SUCCESS;
   while (rcce_g.nfinalize_hooks > 0) rcce_g.finalize_hooks[--rcce_g.nfinalize_hooks]();
   RCCE_barrier(&RCCE_COMM_WORLD);
-  timing_finalize();
-  rcce_g.finalized = 1;
-  fflush(NULL);
-  __atomic_store_n(&hw_ue(&rcce_g.job, rcce_g.ue)->state, HW_UE_FINALIZED, __ATOMIC_RELEASE);
+  rcce_finalize_service();
   return RCCE_SUCCESS;
 }
 

@@ -30,6 +30,11 @@ int rcce_basic_interface(void); /* RCCE_init done for the basic (not gory) inter
 int rcce_big_flags(void);       /* built without -DSINGLEBITFLAGS */
 static inline unsigned char *rcce_mpb_of(int ue) { return (unsigned char *)RCCE_comm_buffer[ue]; }
 
+/* A copy core's start and end (copy layer): attached to its job with its
+ * clock, outside RCCE's world (rcce_ue_count does not count it). */
+void rcce_init_service(void);
+void rcce_finalize_service(void);
+
 /* --- errors ------------------------------------------------------------- */
 /* Return code, printed when debugging is on for the category. */
 int rcce_error(int category, int code, const char *where, const char *detail_fmt, ...)

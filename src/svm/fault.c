@@ -11,6 +11,7 @@
 #include <ucontext.h>
 #include <unistd.h>
 
+#include "../hw/signal_chain.h"
 #include "svm_internal.h"
 
 #define TRAP_FLAG 0x100 /* x86 EFLAGS.TF: a debug trap after the next instruction */
@@ -200,17 +201,11 @@ static void segfault(const char *fmt, const void *addr) {
   signal(SIGSEGV, SIG_DFL); /* the access faults again and ends the UE */
 }
 
-static void chain(const struct sigaction *prev, int sig, siginfo_t *info, void *ctx) {
-  if ((prev->sa_flags & SA_SIGINFO) && prev->sa_sigaction) prev->sa_sigaction(sig, info, ctx);
-  else if (prev->sa_handler != SIG_DFL && prev->sa_handler != SIG_IGN) prev->sa_handler(sig);
-  else signal(sig, SIG_DFL); /* returning re-raises it with the default action */
-}
-
 static void on_segv(int sig, siginfo_t *info, void *vctx) {
   ucontext_t *uc = vctx;
   int64_t page = svm_page_of(info->si_addr);
   if (page < 0) {
-    chain(&prev_segv, sig, info, vctx);
+    hw_signal_chain(&prev_segv, sig, info, vctx);
     return;
   }
   int saved_errno = errno;
@@ -251,7 +246,7 @@ static void on_segv(int sig, siginfo_t *info, void *vctx) {
 static void on_trap(int sig, siginfo_t *info, void *vctx) {
   ucontext_t *uc = vctx;
   if (!svm_g.trap_armed) {
-    chain(&prev_trap, sig, info, vctx);
+    hw_signal_chain(&prev_trap, sig, info, vctx);
     return;
   }
   int saved_errno = errno;

@@ -20,7 +20,12 @@
  * (ref 1 "MPBT type"): stores to one line merge there, and the line goes to
  * the shared region's controller for that offset when a store touches
  * another line or the program flushes (svm_flush).  A level-1 miss reads
- * from that controller. */
+ * from that controller.
+ *
+ * The lookup table's windows (scc_lut.h) say per 16 MB entry where a line's
+ * memory is (a controller, or a tile's MPB) and how it is cached: cached as
+ * private memory, MPBT as the SVM window, or uncached (every access goes to
+ * the memory, a read waiting for it, a write posted). */
 #include <stdint.h>
 #include <stdlib.h>
 
@@ -40,6 +45,12 @@ static struct {
   uint64_t window_off; /* the window's offset in the shared region */
   uint64_t combining;  /* the line in the write-combine buffer + 1, or 0 */
 } cache_g;
+
+/* What each LUT entry maps (timing_lut_entry). */
+static struct lut_slot {
+  uint8_t kind, attr;
+  uint64_t home;
+} lut_g[256];
 
 int timing_caches_on;
 struct timing_cache_fast timing_cache_fast;
@@ -128,9 +139,55 @@ static double memory_cycles(int mc) {
   return timing_ddr_cycles(mc) + timing_mc_queue_ps(mc, 1) / timing_ps_per_cycle();
 }
 
+/* A line of the MPB of core's tile, read (a word's latency: the line comes
+ * with it) or written. */
+static double mpb_cycles(int core, int write) {
+  charge_stall();
+  const struct chip_desc *c = timing_g.chip;
+  int mhz = timing_tile_mhz();
+  double cycles = write ? chip_mpb_write_line_cycles(c, timing_g.core, core, mhz)
+                        : chip_mpb_read_cycles(c, timing_g.core, core, mhz);
+  return cycles + timing_mpb_queue_ps(core, 1) / timing_ps_per_cycle();
+}
+
+static const struct lut_slot *lut_slot_of(uintptr_t addr) {
+  return addr - timing_cache_fast.lut_lo < timing_cache_fast.lut_len
+             ? &lut_g[(addr - timing_cache_fast.lut_lo) / TIMING_LUT_PAGE]
+             : NULL;
+}
+
+/* How a line is cached (enum timing_lut_attr): the SVM window is MPBT, a
+ * LUT window what its entry says, other memory cached. */
+static int line_attr(uint64_t line) {
+  uintptr_t addr = (uintptr_t)(line << timing_cache_fast.line_shift);
+  if (addr - timing_cache_fast.window_lo < timing_cache_fast.window_len) return TIMING_LUT_MPBT;
+  const struct lut_slot *e = lut_slot_of(addr);
+  return e ? e->attr : TIMING_LUT_CACHED;
+}
+
+/* What reading (or writing) a line at its memory takes: the SVM window's
+ * and shared frames' controllers by shared-region offset, a private
+ * frame's controller, an MPB, or the core's own private memory. */
+static double home_cycles(uint64_t line, int write) {
+  uintptr_t addr = (uintptr_t)(line << timing_cache_fast.line_shift);
+  const struct chip_desc *c = timing_g.chip;
+  if (addr - timing_cache_fast.window_lo < timing_cache_fast.window_len)
+    return memory_cycles(chip_shared_mc(c, cache_g.window_off + (addr - timing_cache_fast.window_lo)));
+  const struct lut_slot *e = lut_slot_of(addr);
+  if (!e) return memory_cycles(cache_g.mc);
+  switch (e->kind) {
+    case TIMING_LUT_SHARED:
+      return memory_cycles(chip_shared_mc(c, e->home + (addr - timing_cache_fast.lut_lo) % TIMING_LUT_PAGE));
+    case TIMING_LUT_MPB: return mpb_cycles((int)e->home, write);
+    default: return memory_cycles((int)e->home);
+  }
+}
+
 /* What an access to the level below level 1 takes: level 2's latency if it
  * holds the line, else memory's. */
-static double below_l1_cycles(int in_l2) { return in_l2 ? timing_g.chip->lat.l2_read : memory_cycles(cache_g.mc); }
+static double below_l1_cycles(uint64_t line, int in_l2) {
+  return in_l2 ? timing_g.chip->lat.l2_read : home_cycles(line, 0);
+}
 
 /* The line a tag holds. */
 static uint64_t tag_line(uint64_t tag) { return (tag & ~TIMING_CACHE_DIRTY) - 1; }
@@ -151,7 +208,7 @@ static void post_write(double latency) {
 static void write_back_l2(uint64_t evicted) {
   if (!dirty(evicted)) return;
   timing_g.clock->write_backs++;
-  post_write(memory_cycles(cache_g.mc));
+  post_write(home_cycles(tag_line(evicted), 1));
 }
 
 /* A dirty line level 1 gives up goes to level 2 if it holds the line
@@ -160,7 +217,8 @@ static void write_back_l1(uint64_t evicted) {
   if (!dirty(evicted)) return;
   timing_g.clock->write_backs++;
   uint64_t none;
-  post_write(below_l1_cycles(lookup(&cache_g.l2, tag_line(evicted), 1, 0, &none)));
+  uint64_t line = tag_line(evicted);
+  post_write(lookup(&cache_g.l2, line, 1, 0, &none) ? timing_g.chip->lat.l2_read : home_cycles(line, 1));
 }
 
 static void access_line(uint64_t line, int write) {
@@ -170,26 +228,22 @@ static void access_line(uint64_t line, int write) {
   struct timing_vclock *k = timing_g.clock;
   if (write) k->l1_write_misses++;
   else k->l1_read_misses++, k->l2_read_misses += !in_l2;
-  double latency = below_l1_cycles(in_l2);
+  double latency = below_l1_cycles(line, in_l2);
   if (write) post_write(latency);
   else wait_cycles(latency);
   write_back_l2(evicted_l2);
   write_back_l1(evicted_l1);
 }
 
-static double window_memory_cycles(uint64_t line) {
-  uint64_t off = cache_g.window_off + ((line << timing_cache_fast.line_shift) - timing_cache_fast.window_lo);
-  return memory_cycles(chip_shared_mc(timing_g.chip, off));
-}
-
-static void access_window_line(uint64_t line, int write) {
+/* A line cached in level 1 only, written through the write-combine buffer. */
+static void access_mpbt_line(uint64_t line, int write) {
   uint64_t evicted;
   int hit = lookup(&cache_g.l1, line, 0, !write, &evicted);
   write_back_l1(evicted);
   if (!write) {
     if (!hit) {
       timing_g.clock->l1_read_misses++, timing_g.clock->l2_read_misses++; /* level 1 only: memory next */
-      wait_cycles(window_memory_cycles(line));
+      wait_cycles(home_cycles(line, 0));
     }
     return;
   }
@@ -200,15 +254,29 @@ static void access_window_line(uint64_t line, int write) {
 
 void timing_cache_window_flush(void) {
   if (!timing_caches_on || !cache_g.combining) return; /* nothing buffered, or the clock has stopped */
-  post_write(window_memory_cycles(cache_g.combining - 1));
+  post_write(home_cycles(cache_g.combining - 1, 1));
   cache_g.combining = 0;
+}
+
+/* An uncached access: a read waits for the memory, a write is posted. */
+static void access_uncached_line(uint64_t line, int write) {
+  if (write) {
+    timing_g.clock->l1_write_misses++;
+    post_write(home_cycles(line, 1));
+  } else {
+    timing_g.clock->l1_read_misses++, timing_g.clock->l2_read_misses++;
+    wait_cycles(home_cycles(line, 0));
+  }
 }
 
 void timing_cache_access(uintptr_t addr, size_t size, int write) {
   uint64_t first = addr >> timing_cache_fast.line_shift,
            last = (addr + (size ? size : 1) - 1) >> timing_cache_fast.line_shift;
-  int window = addr - timing_cache_fast.window_lo < timing_cache_fast.window_len;
-  for (uint64_t line = first; line <= last; line++) window ? access_window_line(line, write) : access_line(line, write);
+  for (uint64_t line = first; line <= last; line++) switch (line_attr(line)) {
+      case TIMING_LUT_MPBT: access_mpbt_line(line, write); break;
+      case TIMING_LUT_UNCACHED: access_uncached_line(line, write); break;
+      default: access_line(line, write);
+    }
 }
 
 void timing_cache_window(uintptr_t lo, size_t len, uint64_t shared_off) {
@@ -217,11 +285,81 @@ void timing_cache_window(uintptr_t lo, size_t len, uint64_t shared_off) {
   cache_g.window_off = shared_off;
 }
 
+/* CL1INVMB: every MPBT line leaves level 1 (the SVM window's and the MPBT
+ * LUT entries'), unwritten (ref 1 "MPBT type"). */
 void timing_cache_window_invalidate(void) {
   struct cache_level *c = &cache_g.l1;
   if (!timing_caches_on || !c->sets) return;
-  uint64_t lo = timing_cache_fast.window_lo >> timing_cache_fast.line_shift,
-           hi = (timing_cache_fast.window_lo + timing_cache_fast.window_len) >> timing_cache_fast.line_shift;
   for (size_t i = 0; i < (size_t)c->sets * c->ways; i++)
+    if (c->tag[i] && line_attr(tag_line(c->tag[i])) == TIMING_LUT_MPBT) c->tag[i] = 0;
+}
+
+void timing_lut_window(uintptr_t lo, int entries) {
+  timing_cache_fast.lut_lo = lo;
+  timing_cache_fast.lut_len = (uintptr_t)entries * TIMING_LUT_PAGE;
+}
+
+/* The lines of [lo, hi) leave level c, unwritten. */
+static void drop_range(struct cache_level *c, uint64_t lo, uint64_t hi) {
+  for (size_t i = 0; c->tag && i < (size_t)c->sets * c->ways; i++)
     if (c->tag[i] && tag_line(c->tag[i]) >= lo && tag_line(c->tag[i]) < hi) c->tag[i] = 0;
+}
+
+/* A rewritten entry's lines no longer name the memory they came from; on
+ * the chip they would stay (and be wrong): programs flush before they remap
+ * ([SVP-SCC] sec. III.B), so the model drops them. */
+void timing_lut_entry(int entry, enum timing_lut_kind kind, uint64_t home, enum timing_lut_attr attr) {
+  if (entry < 0 || entry >= (int)(sizeof lut_g / sizeof lut_g[0])) return;
+  if (cache_g.combining) timing_cache_window_flush();
+  lut_g[entry] = (struct lut_slot){.kind = (uint8_t)kind, .attr = (uint8_t)attr, .home = home};
+  uint64_t lo = (timing_cache_fast.lut_lo + (uint64_t)entry * TIMING_LUT_PAGE) >> timing_cache_fast.line_shift;
+  uint64_t hi = lo + (TIMING_LUT_PAGE >> timing_cache_fast.line_shift);
+  drop_range(&cache_g.l1, lo, hi);
+  drop_range(&cache_g.l2, lo, hi);
+}
+
+/* The P54C cannot flush its level 2 (WBINVD reaches level 1 only), so the
+ * SCC's software evicts it by reading as many lines of its own memory as
+ * level 2 holds, one outstanding read at a time ([SVP-SCC] sec. III.B
+ * calls it expensive; an assumption of docs/data-movement.md): every dirty
+ * line is written back on the way, and the reads fill both levels. */
+void timing_l2_flush(void) {
+  if (!timing_enabled) return;
+  const struct chip_desc *c = timing_g.chip;
+  double lines = c->cache.l2_bytes / c->line_bytes;
+  if (timing_caches_on) {
+    timing_cache_window_flush();
+    struct cache_level *levels[] = {&cache_g.l1, &cache_g.l2};
+    for (int l = 0; l < 2; l++)
+      for (size_t i = 0; levels[l]->tag && i < (size_t)levels[l]->sets * levels[l]->ways; i++) {
+        if (dirty(levels[l]->tag[i])) {
+          timing_g.clock->write_backs++;
+          post_write(home_cycles(tag_line(levels[l]->tag[i]), 1));
+        }
+        levels[l]->tag[i] = 0;
+      }
+    charge_stall();
+  }
+  uint64_t ps = (uint64_t)(lines * timing_ddr_cycles(cache_g.mc) * timing_ps_per_cycle() +
+                           timing_mc_queue_ps(cache_g.mc, lines) + 0.5);
+  timing_g.clock->cache_wait_ps += ps;
+  timing_advance(ps, TIMING_COMPUTE, TIMING_STALLED);
+}
+
+/* A copy loop of this core (scc_copy_local, the copy cores): REP MOVSD's
+ * loads and stores word by word through the caches as the addresses'
+ * mappings say -- an MPBT source costs one miss a line, an MPBT
+ * destination one posted line write (the write-combine buffer), a cached
+ * one a posted write a word (no allocation on a write miss, ref 1) -- and
+ * its clocks a word.  Charged whether or not the program is a counted build:
+ * the copy is the runtime's. */
+void timing_copy(uintptr_t dst, uintptr_t src, size_t bytes) {
+  if (!timing_enabled || !cache_g.l1.tag) return;
+  for (size_t i = 0; i < bytes; i += 4) {
+    size_t n = bytes - i < 4 ? bytes - i : 4;
+    timing_cache_access(src + i, n, 0);
+    timing_cache_access(dst + i, n, 1);
+  }
+  wait_cycles((double)((bytes + 3) / 4) * timing_g.chip->time.copy_word_cycles);
+  charge_stall();
 }

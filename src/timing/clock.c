@@ -298,3 +298,14 @@ void timing_voltage_wait(uint64_t requested_ps, int domain, int vlevel) {
   timing_domain_state(timing_g.job, domain, done, &old, &divider);
   log_dvfs(domain, done, vlevel, divider);
 }
+
+/* A UE that runs only the runtime's code (a copy core, copy layer): it is
+ * counted with no blocks of its own, so no host time is computation and its
+ * shared resources are taken in virtual-time order as a counted program's. */
+void timing_runtime_only(void) {
+  if (!timing_enabled) return;
+  timing_g.counted = 1;
+  timing_g.clock->counted = 1;
+  timing_g.probe_ns = 0;
+  timing_cache_init();
+}

@@ -23,6 +23,9 @@ extern int timing_enabled;
 /* Start the clock of UE `ue` at virtual time 0 (from RCCE_init); -1 when
  * the model's tables cannot be allocated. */
 int timing_init(struct hw_job *job, int ue);
+/* After timing_init: this UE runs only the runtime's code (a copy core):
+ * its clock moves only by what the runtime charges (clock.c). */
+void timing_runtime_only(void);
 /* RCCE_finalize: record the end time; the core goes idle. */
 void timing_finalize(void);
 
@@ -124,6 +127,22 @@ void timing_ddr_word(uint64_t off, int write);
 void timing_cache_window(uintptr_t lo, size_t len, uint64_t shared_off);
 void timing_cache_window_flush(void);
 void timing_cache_window_invalidate(void);
+/* The lookup table's windows (lut layer, scc_lut.h): entry e's 16 MB at
+ * lo + e * TIMING_LUT_PAGE.  timing_lut_entry says what an entry now maps
+ * (home: the memory controller of a private frame, the shared-region
+ * offset of a shared frame, or the core whose tile's MPB it is) and how it
+ * is cached; the entry's lines leave the caches. */
+#define TIMING_LUT_PAGE (16ull << 20)
+enum timing_lut_kind { TIMING_LUT_NONE = 0, TIMING_LUT_DDR = 1, TIMING_LUT_SHARED = 2, TIMING_LUT_MPB = 3 };
+enum timing_lut_attr { TIMING_LUT_CACHED = 0, TIMING_LUT_MPBT = 1, TIMING_LUT_UNCACHED = 2 };
+void timing_lut_window(uintptr_t lo, int entries);
+void timing_lut_entry(int entry, enum timing_lut_kind kind, uint64_t home, enum timing_lut_attr attr);
+/* Level 2's dirty lines written back by reading an L2-sized region of the
+ * UE's private memory (docs/data-movement.md "Model"). */
+void timing_l2_flush(void);
+/* This core copying bytes from src to dst (REP MOVSD), charged through its
+ * caches and the addresses' mappings (cache.c). */
+void timing_copy(uintptr_t dst, uintptr_t src, size_t bytes);
 /* The virtual time the line of word was stamped at with `value` (slot 0),
  * or 0 when its stamp belongs to another write. */
 uint64_t timing_line_stamp(const volatile void *word, uint32_t value);

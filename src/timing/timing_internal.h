@@ -66,7 +66,8 @@ void timing_cache_access(uintptr_t addr, size_t size, int write);
 void timing_cache_charge(void);
 /* What the memory hooks need to see a level-1 hit on a set's most recently
  * used line without a call (cache.c): such a hit changes nothing, except a
- * store to the SVM window, which goes to its write-combine buffer. */
+ * store to the SVM window or a LUT window, which may go to the write-combine
+ * buffer. */
 #define TIMING_CACHE_DIRTY (1ULL << 63) /* a tag's bit: the line was written since it came in */
 struct timing_cache_fast {
   const uint64_t *l1; /* level 1's tags, set by set, most recently used first (line + 1, | dirty) */
@@ -74,12 +75,15 @@ struct timing_cache_fast {
   uint32_t ways;
   unsigned line_shift;
   uintptr_t window_lo, window_len;
+  uintptr_t lut_lo, lut_len; /* the LUT windows (timing_lut_window) */
 };
 extern struct timing_cache_fast timing_cache_fast;
 static inline int timing_cache_repeat(uintptr_t addr, size_t size, int write) {
   const struct timing_cache_fast *f = &timing_cache_fast;
   uint64_t line = addr >> f->line_shift;
-  if ((addr + size - 1) >> f->line_shift != line || (write && addr - f->window_lo < f->window_len)) return 0;
+  if ((addr + size - 1) >> f->line_shift != line ||
+      (write && (addr - f->window_lo < f->window_len || addr - f->lut_lo < f->lut_len)))
+    return 0;
   uint64_t tag = f->l1[(line & f->set_mask) * f->ways];
   return write ? tag == ((line + 1) | TIMING_CACHE_DIRTY) : (tag & ~TIMING_CACHE_DIRTY) == line + 1;
 }

@@ -1,4 +1,4 @@
-"""The layers above rcce (ircce, mailbox, svm, svp) use it only through
+"""The layers above rcce (ircce, mailbox, svm, svp, lut, copy) use it only through
 src/rcce/rcce_iface.h (docs/architecture.md "The rcce interface"): none
 includes another header of src/rcce, and none names rcce's state (rcce_g) or
 reaches into a transfer (rcce_xfer fields, queues).  A source check: it
@@ -11,7 +11,7 @@ import re
 import pytest
 
 SRC = pathlib.Path(__file__).resolve().parents[2] / "src"
-UPPER = ["ircce", "mailbox", "svm", "svp"]
+UPPER = ["ircce", "mailbox", "svm", "svp", "lut", "copy"]
 RCCE_INCLUDE = re.compile(r'#\s*include\s+"\.\./rcce/([^"]+)"')
 INTERNALS = re.compile(r"\brcce_g\b|\b(send_queue|recv_queue|extra_waiting|extra_progress|landing_owner)\b|->xfer\.")
 

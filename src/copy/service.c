@@ -1,0 +1,84 @@
+/*
+ * A copy core's service ([SVP-SCC] sec. III.C): take each program UE's
+ * request line from this core's MPB, map the source and the destination
+ * through this core's lookup table as MPBT (scc_lut.h; the paper's remapping
+ * flags: level 1 only, the write-combine buffer for the writes), CL1INVMB,
+ * copy this core's chunks (every parts-th from its part on), flush the
+ * write-combine buffer, unmap, answer.  Asleep on the doorbell while no
+ * request waits; the launcher sets the stop word once the program's UEs
+ * have all left.
+ */
+#include <stdint.h>
+
+#include "../lut/lut_internal.h"
+#include "../rcce/rcce_iface.h"
+#include "copy_internal.h"
+#include "scc_copy.h"
+
+static uint32_t taken[HW_MAX_UES]; /* each UE's last request served */
+
+static int has_work(void *arg) {
+  (void)arg;
+  struct hw_job *job = rcce_job();
+  if (__atomic_load_n(&copy_ue_shared_of(job, rcce_my_ue())->stop, __ATOMIC_ACQUIRE)) return 1;
+  for (int c = 0; c < rcce_ue_count(); c++)
+    if (__atomic_load_n(&copy_request_line(job, rcce_my_ue(), c)->seq, __ATOMIC_ACQUIRE) != taken[c]) return 1;
+  return 0;
+}
+
+/* Copy my chunks of request r (adding their bytes to *copied);
+ * SCC_COPY_SUCCESS or why not. */
+static int serve(const struct copy_request *r, uint64_t *copied) {
+  void *src, *dst;
+  if (lut_map_offset(r->src_off, r->bytes, SCC_LUT_MPBT, &src) != SCC_LUT_SUCCESS) return SCC_COPY_ERROR_ADDRESS;
+  if (lut_map_offset(r->dst_off, r->bytes, SCC_LUT_MPBT, &dst) != SCC_LUT_SUCCESS) {
+    scc_unmap(src, r->bytes);
+    return SCC_COPY_ERROR_ADDRESS;
+  }
+  scc_cl1invmb();
+  uint64_t stride = (uint64_t)r->parts * r->chunk;
+  for (uint64_t at = (uint64_t)r->part * r->chunk; at < r->bytes; at += stride) {
+    uint64_t n = r->bytes - at < r->chunk ? r->bytes - at : r->chunk;
+    scc_copy_local((char *)dst + at, (const char *)src + at, n);
+    *copied += n;
+  }
+  scc_wcb_flush();
+  scc_unmap(src, r->bytes);
+  scc_unmap(dst, r->bytes);
+  return SCC_COPY_SUCCESS;
+}
+
+/* Serve UE c's new request, if it has one; whether it had. */
+static int take(int c) {
+  struct hw_job *job = rcce_job();
+  struct copy_request *line = copy_request_line(job, rcce_my_ue(), c);
+  uint32_t seq = __atomic_load_n(&line->seq, __ATOMIC_ACQUIRE);
+  if (seq == taken[c]) return 0;
+  TIMING_SCOPE();
+  timing_flag_seen(&line->seq, 0, seq); /* the request's stamp: this core goes on from it */
+  struct copy_request r = *line;
+  taken[c] = seq;
+  struct copy_answer *a = copy_answer_line(job, rcce_my_ue(), c);
+  struct copy_ue_shared *me = copy_ue_shared_of(job, rcce_my_ue());
+  a->status = serve(&r, &me->bytes);
+  me->requests++;
+  timing_flag_write(&a->seq, 0, seq);
+  __atomic_store_n(&a->seq, seq, __ATOMIC_RELEASE);
+  hw_ring(job, c);
+  return 1;
+}
+
+/* All of it is the runtime's work, charged as the chip would (timing_copy,
+ * the flags): no host time counts as computation. */
+void copy_serve(void) {
+  TIMING_SCOPE();
+  struct hw_job *job = rcce_job();
+  struct hw_wait_desc why = {.kind = HW_WAIT_COPY_IDLE, .peer = -1};
+  for (;;) {
+    int any = 0;
+    for (int c = 0; c < rcce_ue_count(); c++) any |= take(c);
+    if (any) continue;
+    if (__atomic_load_n(&copy_ue_shared_of(job, rcce_my_ue())->stop, __ATOMIC_ACQUIRE)) return;
+    hw_wait_cond(job, rcce_my_ue(), has_work, NULL, &why);
+  }
+}
