@@ -357,8 +357,8 @@ void timing_copy(uintptr_t dst, uintptr_t src, size_t bytes) {
   if (!timing_enabled || !cache_g.l1.tag) return;
   for (size_t i = 0; i < bytes; i += 4) {
     size_t n = bytes - i < 4 ? bytes - i : 4;
-    timing_cache_access(src + i, n, 0);
-    timing_cache_access(dst + i, n, 1);
+    timing_access(src + i, n, 0);
+    timing_access(dst + i, n, 1);
   }
   wait_cycles((double)((bytes + 3) / 4) * timing_g.chip->time.copy_word_cycles);
   charge_stall();

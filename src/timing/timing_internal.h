@@ -62,6 +62,10 @@ extern uintptr_t timing_segment_lo, timing_segment_len;
 extern int timing_caches_on;
 int timing_cache_init(void);
 void timing_cache_access(uintptr_t addr, size_t size, int write);
+/* One load or store of the program's: the off-chip shared region's cost,
+ * or the caches' for private memory; the job segment's MPBs and tables are
+ * the runtime's, not charged here (memory_access.c). */
+void timing_access(uintptr_t addr, size_t size, int write);
 /* Put the cycles the caches made the UE wait since the last call on its clock. */
 void timing_cache_charge(void);
 /* What the memory hooks need to see a level-1 hit on a set's most recently

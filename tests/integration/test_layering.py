@@ -21,6 +21,7 @@ BELOW = {
     "lut": {"rcce", "timing", "hw", "chip"},
     "svm": {"mailbox", "rcce", "timing", "hw", "chip"},
     "copy": {"lut", "rcce", "timing", "hw", "chip"},
+    "pipeline": {"lut", "rcce", "timing", "hw", "chip"},
     "mpi": {"timing", "hw", "chip"},
 }
 INCLUDE = re.compile(r'#\s*include\s+"(?:\.\./)+([a-z]+)/')

@@ -11,7 +11,7 @@ import re
 import pytest
 
 SRC = pathlib.Path(__file__).resolve().parents[2] / "src"
-UPPER = ["ircce", "mailbox", "svm", "svp", "lut", "copy"]
+UPPER = ["ircce", "mailbox", "svm", "svp", "lut", "copy", "pipeline"]
 RCCE_INCLUDE = re.compile(r'#\s*include\s+"\.\./rcce/([^"]+)"')
 INTERNALS = re.compile(r"\brcce_g\b|\b(send_queue|recv_queue|extra_waiting|extra_progress|landing_owner)\b|->xfer\.")
 
