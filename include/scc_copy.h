@@ -39,8 +39,8 @@ const char *scc_copy_error_string(int code);
 
 /* A copy under way. */
 typedef struct {
-  unsigned seq;  /* 0: none */
-  int parts;     /* copy cores it went to */
+  unsigned seq; /* 0: none */
+  int parts;    /* copy cores it went to */
 } scc_copy_handle;
 
 /* The job's copy cores (0 without --copy-cores). */

@@ -51,9 +51,9 @@ typedef struct {
 typedef void (*scc_pipe_stage)(unsigned char *chunk, size_t bytes, int stage, void *arg);
 
 typedef struct {
-  double seconds;        /* from the common start to the last chunk out (RCCE_wtime: virtual in model mode) */
-  double tc_per_byte;    /* the slowest stage's compute time per byte (RCCE_wtime around the stage function) */
-  double predicted;      /* the cost model's time for this layout with that tc_per_byte */
+  double seconds;     /* from the common start to the last chunk out (RCCE_wtime: virtual in model mode) */
+  double tc_per_byte; /* the slowest stage's compute time per byte (RCCE_wtime around the stage function) */
+  double predicted;   /* the cost model's time for this layout with that tc_per_byte */
 } scc_pipe_result;
 
 /* Run the pipeline: collective over RCCE_COMM_WORLD (UEs without a stage

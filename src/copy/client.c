@@ -14,8 +14,8 @@
 #include "copy_internal.h"
 #include "scc_copy.h"
 
-static uint32_t next_seq;                /* my requests, numbered from 1 */
-static uint32_t last_seq[HW_MAX_UES];    /* my last request to each copy core */
+static uint32_t next_seq;             /* my requests, numbered from 1 */
+static uint32_t last_seq[HW_MAX_UES]; /* my last request to each copy core */
 
 const char *scc_copy_error_string(int code) {
   switch (code) {
@@ -70,7 +70,8 @@ int scc_copy_async(void *dst, const void *src, size_t bytes, scc_copy_handle *h)
   if (cores == 0) return rcce_report(SCC_COPY_ERROR_NO_CORES, "scc_copy_async", "start the job with --copy-cores K");
   if (bytes == 0) return SCC_COPY_SUCCESS;
   if (bytes > UINT32_MAX)
-    return rcce_report(SCC_COPY_ERROR_ADDRESS, "scc_copy_async", "%zu bytes is more than a private memory holds", bytes);
+    return rcce_report(SCC_COPY_ERROR_ADDRESS, "scc_copy_async", "%zu bytes is more than a private memory holds",
+                       bytes);
   uint64_t s, d;
   int rc = lut_ready("scc_copy_async");
   if (rc != SCC_LUT_SUCCESS) return SCC_COPY_ERROR_NOT_INIT;
@@ -109,7 +110,8 @@ int scc_copy_wait(scc_copy_handle *h) {
   }
   h->parts = 0;
   if (status != SCC_COPY_SUCCESS)
-    return rcce_report(status, "scc_copy_wait", "a copy core could not map the ranges: %s", scc_copy_error_string(status));
+    return rcce_report(status, "scc_copy_wait", "a copy core could not map the ranges: %s",
+                       scc_copy_error_string(status));
   return SCC_COPY_SUCCESS;
 }
 

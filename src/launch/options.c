@@ -224,8 +224,9 @@ static int add_copy_cores(struct launch_options *o) {
                        c->name, chip_cores);
   /* A copy core's MPB holds a request line and an answer line per program UE. */
   if (2 * o->job.nue > (int)(c->mpb_bytes_per_core / c->line_bytes))
-    return launch_fail("%d UEs are too many for copy cores: each copy core's MPB holds two lines per UE (at most %d UEs)",
-                       o->job.nue, (int)(c->mpb_bytes_per_core / c->line_bytes) / 2);
+    return launch_fail(
+        "%d UEs are too many for copy cores: each copy core's MPB holds two lines per UE (at most %d UEs)", o->job.nue,
+        (int)(c->mpb_bytes_per_core / c->line_bytes) / 2);
   static unsigned char used[HW_MAX_UES];
   memset(used, 0, sizeof used);
   for (int u = 0; u < o->job.nue; u++) used[o->job.ue_core[u]] = 1;

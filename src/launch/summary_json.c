@@ -163,8 +163,8 @@ static void write_ue(FILE *f, const struct hw_job *job, uint32_t u) {
   if (h->set.mpi_channel != HW_MPI_CHANNEL_NONE) write_mpi_statistics(f, mpi_ue_shared_of(job, (int)u));
   if ((int)u >= HW_PROGRAM_UES(h)) {
     const struct copy_ue_shared *cp = copy_ue_shared_of(job, (int)u);
-    fprintf(f, ", \"copy_core\": true, \"copy_requests\": %llu, \"copy_bytes\": %llu",
-            (unsigned long long)cp->requests, (unsigned long long)cp->bytes);
+    fprintf(f, ", \"copy_core\": true, \"copy_requests\": %llu, \"copy_bytes\": %llu", (unsigned long long)cp->requests,
+            (unsigned long long)cp->bytes);
   }
   if (h->set.model) {
     const struct timing_vclock *c = timing_clock_of(job, (int)u);

@@ -109,7 +109,8 @@ static void exec_copy_core(int u) {
     snprintf(path, sizeof path, "%s/../lib/openscc/openscc-copy-core", bin);
     execl(path, "openscc-copy-core", (char *)NULL);
   }
-  fprintf(stderr, "rccerun: UE %d (copy core): cannot execute openscc-copy-core beside rccerun: %s\n", u, strerror(errno));
+  fprintf(stderr, "rccerun: UE %d (copy core): cannot execute openscc-copy-core beside rccerun: %s\n", u,
+          strerror(errno));
   _exit(127);
 }
 

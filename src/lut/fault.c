@@ -18,7 +18,8 @@ static void on_segv(int sig, siginfo_t *info, void *ctx) {
     char msg[200];
     const scc_lut_entry *e = &lut_g.entries[entry];
     int n = e->kind == SCC_LUT_UNMAPPED
-                ? snprintf(msg, sizeof msg, "UE %d: access to %p through LUT entry %d, which maps nothing (scc_lut_write)\n",
+                ? snprintf(msg, sizeof msg,
+                           "UE %d: access to %p through LUT entry %d, which maps nothing (scc_lut_write)\n",
                            rcce_my_ue(), info->si_addr, entry)
                 : snprintf(msg, sizeof msg, "UE %d: access to %p through LUT entry %d, beyond the memory it maps\n",
                            rcce_my_ue(), info->si_addr, entry);

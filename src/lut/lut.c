@@ -104,12 +104,12 @@ static int map_window(int entry, const scc_lut_entry *e) {
   int rc = lut_frame_bytes(e, &off, &bytes);
   if (rc != SCC_LUT_SUCCESS) return rc;
   bytes = hw_align_up(bytes, (uint64_t)sysconf(_SC_PAGESIZE));
-  if (held->bytes == bytes && held->off == off) return mprotect(w, bytes, PROT_READ | PROT_WRITE) ? SCC_LUT_ERROR_MAP : 0;
+  if (held->bytes == bytes && held->off == off)
+    return mprotect(w, bytes, PROT_READ | PROT_WRITE) ? SCC_LUT_ERROR_MAP : 0;
   if (mmap(w, bytes, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED, rcce_job()->fd, (off_t)off) == MAP_FAILED)
     return SCC_LUT_ERROR_MAP;
-  if (bytes < held->bytes &&
-      mmap(w + bytes, held->bytes - bytes, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED, -1, 0) ==
-          MAP_FAILED)
+  if (bytes < held->bytes && mmap(w + bytes, held->bytes - bytes, PROT_NONE,
+                                  MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED, -1, 0) == MAP_FAILED)
     return SCC_LUT_ERROR_MAP;
   *held = (struct lut_held){off, bytes};
   return SCC_LUT_SUCCESS;
@@ -136,9 +136,10 @@ int lut_write_entry(int entry, const scc_lut_entry *e) {
 int lut_ready(const char *where) {
   if (lut_g.windows) return SCC_LUT_SUCCESS;
   if (!rcce_running()) return rcce_report(SCC_LUT_ERROR_NOT_INIT, where, "call RCCE_init first");
-  void *w = mmap(NULL, SCC_LUT_ENTRIES * SCC_LUT_PAGE_BYTES, PROT_NONE,
-                 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-  if (w == MAP_FAILED) return rcce_report(SCC_LUT_ERROR_MAP, where, "cannot reserve the LUT windows: %s", strerror(errno));
+  void *w =
+      mmap(NULL, SCC_LUT_ENTRIES * SCC_LUT_PAGE_BYTES, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  if (w == MAP_FAILED)
+    return rcce_report(SCC_LUT_ERROR_MAP, where, "cannot reserve the LUT windows: %s", strerror(errno));
   lut_g.windows = w;
   timing_lut_window((uintptr_t)w, SCC_LUT_ENTRIES);
   uint64_t frames = (rcce_job()->hdr->private_bytes + SCC_LUT_PAGE_BYTES - 1) / SCC_LUT_PAGE_BYTES;

@@ -47,7 +47,8 @@ static int map_range(int kind, int owner, uint64_t size, size_t offset, size_t b
   scc_lut_entry head = {kind, owner, first_frame, attr};
   lut_frame_bytes(&head, &first_off, &first_bytes);
   int n = (int)((offset + bytes - 1) / SCC_LUT_PAGE_BYTES - first_frame + 1), entry = free_run(n, first_off);
-  if (entry < 0) return rcce_report(SCC_LUT_ERROR_FULL, where, "no %d free LUT entries in a row from %d", n, FIRST_MAPPED_ENTRY);
+  if (entry < 0)
+    return rcce_report(SCC_LUT_ERROR_FULL, where, "no %d free LUT entries in a row from %d", n, FIRST_MAPPED_ENTRY);
   for (int k = 0; k < n; k++) {
     scc_lut_entry e = {kind, owner, first_frame + (unsigned)k, attr};
     rc = lut_write_entry(entry + k, &e);
@@ -151,7 +152,8 @@ int lut_segment_offset(const void *p, size_t bytes, uint64_t *seg_off) {
   /* The whole range must be one memory, mapped in order: its last byte is
    * where the first one's offset says. */
   uint64_t last;
-  if (bytes > 1 && lut_segment_offset((const char *)p + bytes - 1, 1, &last) != SCC_LUT_SUCCESS) return SCC_LUT_ERROR_RANGE;
+  if (bytes > 1 && lut_segment_offset((const char *)p + bytes - 1, 1, &last) != SCC_LUT_SUCCESS)
+    return SCC_LUT_ERROR_RANGE;
   if (bytes > 1 && last != *seg_off + bytes - 1) return SCC_LUT_ERROR_RANGE;
   int kind, owner;
   uint64_t size, within;

@@ -26,7 +26,6 @@
 
 #define TOKEN_BYTES 4
 
-
 static int core_of(int ue) { return hw_ue(rcce_job(), ue)->core; }
 
 static int mhz_of(int ue) {
@@ -98,17 +97,15 @@ static void nearest_chain(int first, int stages, int *order) {
   }
 }
 
-double scc_pipe_best(scc_pipe_layout *l, int stages, int memory, size_t bytes, double tc_per_byte,
-                     const size_t *chunks, int nchunks, int *order_out) {
-  if (!rcce_running() || !l || !order_out || !chunks || nchunks < 1 || stages < 1 || stages > rcce_ue_count())
-    return 0;
+double scc_pipe_best(scc_pipe_layout *l, int stages, int memory, size_t bytes, double tc_per_byte, const size_t *chunks,
+                     int nchunks, int *order_out) {
+  if (!rcce_running() || !l || !order_out || !chunks || nchunks < 1 || stages < 1 || stages > rcce_ue_count()) return 0;
   int candidate[RCCE_MAXNP];
   double best = 0;
   for (int first = -1; first < rcce_ue_count(); first++) {
     if (first < 0)
       for (int s = 0; s < stages; s++) candidate[s] = s; /* the UEs in order */
-    else
-      nearest_chain(first, stages, candidate);
+    else nearest_chain(first, stages, candidate);
     for (int k = 0; k < nchunks; k++) {
       scc_pipe_layout try = {stages, candidate, chunks[k], memory};
       double t = scc_pipe_predict(&try, bytes, tc_per_byte);

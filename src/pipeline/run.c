@@ -60,8 +60,9 @@ static int one_chunk(struct stage_run *r, size_t off, size_t b) {
   unsigned char *chunk = shared ? r->work + off : r->work;
   uint32_t token = (uint32_t)(off / r->l->chunk);
   if (r->stage == 0) scc_copy_local(chunk, r->in + off, b);
-  else rc = shared ? RCCE_recv((char *)&token, sizeof token, pipe_stage_ue(r->l, r->stage - 1))
-                   : RCCE_recv((char *)chunk, b, pipe_stage_ue(r->l, r->stage - 1));
+  else
+    rc = shared ? RCCE_recv((char *)&token, sizeof token, pipe_stage_ue(r->l, r->stage - 1))
+                : RCCE_recv((char *)chunk, b, pipe_stage_ue(r->l, r->stage - 1));
   if (rc != RCCE_SUCCESS) return rc;
   if (cached) scc_cl1invmb();
   double t0 = RCCE_wtime();
