@@ -52,6 +52,56 @@ int scc_rpc_sync(scc_rpc_handle *h, void *result, size_t result_max, size_t *res
 /* This UE makes no more creates on place. */
 int scc_rpc_stop(int place);
 
+/* --- Families ([SVP-SCC] sec. II; docs/svp.md "Families") ---------------
+ * One create starts a family of threads on a place, one per index of a
+ * range, all running one registered thread function in index order (a
+ * place is one core, and every place is exclusive: it runs one family at a
+ * time, in the order the creates arrive, and a family sees what the
+ * families before it on that place left in its memory).  A data
+ * description (the paper's INPUT / OUTPUT / ARRAY_SIZE) names the creator's
+ * buffers the threads read and write; the threads get the place's copies.
+ * A shared channel carries a value through the threads in index order: the
+ * first gets the creator's, each leaves one for the next, and the last one's
+ * comes back at sync.  scc_rpc_sync ends a family as it ends a create (its
+ * result arguments are not used: the outputs arrive in the creator's
+ * buffers). */
+#define SCC_RPC_IN 1    /* the place gets the buffer's bytes */
+#define SCC_RPC_OUT 2   /* the creator gets the place's bytes back at sync (the place's copy starts zeroed) */
+#define SCC_RPC_INOUT 3 /* both */
+#define SCC_RPC_MAX_DATA 32
+
+typedef struct {
+  void *ptr; /* the creator's buffer (the place's copy, in a thread) */
+  size_t bytes;
+  int dir; /* SCC_RPC_IN, SCC_RPC_OUT or SCC_RPC_INOUT */
+} scc_rpc_data;
+
+/* How a family's data moves ([SVP-SCC] sec. III). */
+#define SCC_RPC_MESSAGES 0   /* RCCE messages through the MPBs (the paper's "direct") */
+#define SCC_RPC_REMAP 1      /* the place maps the creator's memory through its lookup table and copies (scc_lut.h) */
+#define SCC_RPC_COPY_CORES 2 /* the same, the copies made by the job's copy cores (scc_copy.h) */
+
+/* Indices start, start + step, ... below limit (step > 0). */
+typedef struct {
+  long start, limit, step;
+} scc_rpc_range;
+
+/* A thread: its index, the place's copies of the family's data (in the
+ * creator's order), and the shared channel (shared_bytes; read the value
+ * the thread before left, leave one for the thread after). */
+typedef void (*scc_rpc_thread)(long index, scc_rpc_data *data, int ndata, void *shared, size_t shared_bytes);
+int scc_rpc_register_thread(int id, scc_rpc_thread fn);
+
+/* Create a family on place.  With SCC_RPC_REMAP and SCC_RPC_COPY_CORES the
+ * buffers must lie in memory a LUT maps (the creator's private memory,
+ * scc_private_base, or RCCE_shmalloc memory): the creator flushes its level
+ * 2 and sends only where they are; the place copies the inputs into its
+ * private memory (its copies live there from its start, so a family's data
+ * must fit: rccerun --private-size) and the outputs back before it answers.
+ * shared may be NULL when shared_bytes is 0. */
+int scc_rpc_create_family(int place, int id, scc_rpc_range range, const scc_rpc_data *data, int ndata, void *shared,
+                          size_t shared_bytes, int transfer, scc_rpc_handle *h);
+
 #pragma GCC visibility pop
 
 #ifdef __cplusplus

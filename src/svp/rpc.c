@@ -15,21 +15,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../rcce/rcce_iface.h"
 #include "iRCCE.h"
-#include "scc_rpc.h"
-
-enum rpc_kind { RPC_CREATE = 1, RPC_RESULT, RPC_UNKNOWN, RPC_STOP };
-
-struct rpc_header {
-  int32_t kind, id;
-  uint64_t bytes;
-};
+#include "svp_internal.h"
 
 static scc_rpc_fn functions[SCC_RPC_MAX_FUNCTIONS];
-static unsigned char pending[RCCE_MAXNP]; /* places with a create of mine not synced yet */
+unsigned char svp_pending[RCCE_MAXNP];
 
-static int send_message(int dest, enum rpc_kind kind, int id, const void *payload, size_t bytes) {
+int svp_send_message(int dest, enum rpc_kind kind, int id, const void *payload, size_t bytes) {
   struct rpc_header h = {kind, id, bytes};
   int rc = RCCE_send((char *)&h, sizeof h, dest);
   if (rc == RCCE_SUCCESS && bytes) rc = RCCE_send((char *)payload, bytes, dest);
@@ -46,10 +38,11 @@ int scc_rpc_register(int id, scc_rpc_fn fn) {
 
 /* Run the create of id from `source` with its arguments, and answer. */
 static int run_create(int source, int id, const void *args, size_t bytes) {
-  if (id < 0 || id >= SCC_RPC_MAX_FUNCTIONS || !functions[id]) return send_message(source, RPC_UNKNOWN, id, NULL, 0);
+  if (id < 0 || id >= SCC_RPC_MAX_FUNCTIONS || !functions[id])
+    return svp_send_message(source, RPC_UNKNOWN, id, NULL, 0);
   size_t result_size = 0;
   void *result = functions[id](args, bytes, &result_size);
-  int rc = send_message(source, RPC_RESULT, id, result, result ? result_size : 0);
+  int rc = svp_send_message(source, RPC_RESULT, id, result, result ? result_size : 0);
   free(result);
   return rc;
 }
@@ -70,6 +63,8 @@ int scc_rpc_serve(int callers, int *served) {
     if (h.bytes) rc = RCCE_recv(args, h.bytes, source);
     if (rc == RCCE_SUCCESS && h.kind == RPC_STOP) stopped++;
     else if (rc == RCCE_SUCCESS && h.kind == RPC_CREATE && (rc = run_create(source, h.id, args, h.bytes)) == 0) runs++;
+    else if (rc == RCCE_SUCCESS && h.kind == RPC_FAMILY && (rc = svp_run_family(source, h.id, args, h.bytes)) == 0)
+      runs++;
     else if (rc == RCCE_SUCCESS)
       rc = rcce_report(RCCE_ERROR_RPC_INTERNAL, "scc_rpc_serve", "message of kind %d from UE %d is no create", h.kind,
                        source);
@@ -82,29 +77,34 @@ int scc_rpc_serve(int callers, int *served) {
 int scc_rpc_create(int place, int id, const void *args, size_t args_size, scc_rpc_handle *h) {
   int rc = rcce_check_ue(place, "scc_rpc_create");
   if (rc != RCCE_SUCCESS) return rc;
-  if (pending[place])
+  if (svp_pending[place])
     return rcce_report(RCCE_ERROR_MULTIPLE_RPC_REQUESTS, "scc_rpc_create",
                        "a create on UE %d is not synced yet (one per place at a time)", place);
   h->place = -1;
-  rc = send_message(place, RPC_CREATE, id, args, args_size);
+  rc = svp_send_message(place, RPC_CREATE, id, args, args_size);
   if (rc != RCCE_SUCCESS) return rc;
-  pending[place] = 1;
+  svp_pending[place] = 1;
   h->place = place;
   h->id = id;
   return RCCE_SUCCESS;
 }
 
 int scc_rpc_sync(scc_rpc_handle *h, void *result, size_t result_max, size_t *result_size) {
-  if (!h || h->place < 0 || !pending[h->place])
+  if (!h || h->place < 0 || !svp_pending[h->place])
     return rcce_report(RCCE_ERROR_NO_ACTIVE_RPC_REQUEST, "scc_rpc_sync", "no create under way for this handle");
   int place = h->place;
+  if (svp_family_pending(place)) {
+    h->place = -1;
+    if (result_size) *result_size = 0;
+    return svp_sync_family(place, h->id);
+  }
   struct rpc_header r;
   int rc = RCCE_recv((char *)&r, sizeof r, place);
   if (rc != RCCE_SUCCESS) return rc;
   unsigned char *bytes = r.bytes ? malloc(r.bytes) : NULL;
   if (r.bytes && !bytes) rcce_fatal("scc_rpc_sync", "no memory for a %llu-byte result", (unsigned long long)r.bytes);
   if (r.bytes) rc = RCCE_recv((char *)bytes, r.bytes, place);
-  pending[place] = 0;
+  svp_pending[place] = 0;
   h->place = -1;
   if (rc == RCCE_SUCCESS && r.bytes) memcpy(result, bytes, r.bytes < result_max ? r.bytes : result_max);
   free(bytes);
@@ -121,5 +121,5 @@ int scc_rpc_sync(scc_rpc_handle *h, void *result, size_t result_max, size_t *res
 
 int scc_rpc_stop(int place) {
   int rc = rcce_check_ue(place, "scc_rpc_stop");
-  return rc != RCCE_SUCCESS ? rc : send_message(place, RPC_STOP, 0, NULL, 0);
+  return rc != RCCE_SUCCESS ? rc : svp_send_message(place, RPC_STOP, 0, NULL, 0);
 }

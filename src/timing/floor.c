@@ -154,33 +154,65 @@ static void want(struct timing_floor *f, uint64_t window) {
   while (window < w && !__atomic_compare_exchange_n(&f->wanted, &w, window, 0, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST)) {}
 }
 
-/* The first UE (not me) whose floor is before `window`, or -1. */
-static int holder(uint64_t window) {
-  for (int u = 0; u < (int)timing_g.job->hdr->nue; u++)
+/* The first of UEs 0..n-1 (not me) whose floor is before `window`, or -1. */
+static int holder(uint64_t window, int n) {
+  for (int u = 0; u < n; u++)
     if (u != timing_g.ue && !past(u, window)) return u;
   return -1;
 }
 
-void timing_floor_wait(uint64_t window) {
+/* Sleep until u's floor may have passed `window` (bounded). */
+static void sleep_on(int u, uint64_t window) {
+  struct timing_floor *f = floor_of(u);
+  want(f, window);
+  uint32_t seq = __atomic_load_n(&f->seq, __ATOMIC_SEQ_CST);
+  if (past(u, window)) return;
+  /* Asleep with a floor: given one by a write it does not wait for that
+   * did not ring it (it sleeps on another word, e.g. a barrier's).  Woken,
+   * it announces itself blocked again; the kick may come just before it
+   * sleeps, so this wait is bounded and kicks again. */
+  hw_wake_sleeper(timing_g.job, u);
+  struct hw_wait_desc why = {.kind = HW_WAIT_VTIME, .peer = u};
+  hw_wait_change_for(timing_g.job, timing_g.ue, (volatile uint32_t *)&f->seq, seq, (volatile uint32_t *)&f->waiters,
+                     KICK_AGAIN_NS, &why);
+}
+
+/* Until UEs 0..n-1 but me are past `window`; before each look, `before`
+ * (may be NULL) runs. */
+static void wait_past(uint64_t window, int n, void (*before)(uint64_t window, int n)) {
   for (;;) {
     uint64_t count = __atomic_load_n(lowerings(), __ATOMIC_SEQ_CST);
-    int u = holder(window);
+    if (before) before(window, n);
+    int u = holder(window, n);
     if (u < 0) {
       /* No floor was lowered while they were read: the snapshot holds. */
       if (__atomic_load_n(lowerings(), __ATOMIC_SEQ_CST) == count) return;
       continue;
     }
-    struct timing_floor *f = floor_of(u);
-    want(f, window);
-    uint32_t seq = __atomic_load_n(&f->seq, __ATOMIC_SEQ_CST);
-    if (past(u, window)) continue;
-    /* Asleep with a floor: given one by a write it does not wait for that
-     * did not ring it (it sleeps on another word, e.g. a barrier's).  Woken,
-     * it announces itself blocked again; the kick may come just before it
-     * sleeps, so this wait is bounded and kicks again. */
-    hw_wake_sleeper(timing_g.job, u);
-    struct hw_wait_desc why = {.kind = HW_WAIT_VTIME, .peer = u};
-    hw_wait_change_for(timing_g.job, timing_g.ue, (volatile uint32_t *)&f->seq, seq, (volatile uint32_t *)&f->waiters,
-                       KICK_AGAIN_NS, &why);
+    sleep_on(u, window);
   }
+}
+
+void timing_floor_wait(uint64_t window) { wait_past(window, (int)timing_g.job->hdr->nue, NULL); }
+
+/* A server's floor while it waits for the order of its requests: it will
+ * act no earlier than the window before `window` nor than the lowest floor
+ * of the UEs that send it work (what they send comes from their floors on),
+ * so its floor rises to that -- without its clock -- and the UEs that wait
+ * for its floor go on (timing_order_wait). */
+static void raise_to_lower_bound(uint64_t window, int n) {
+  uint64_t bound = window - 1;
+  for (int u = 0; u < n; u++) {
+    uint64_t v = __atomic_load_n(&floor_of(u)->word, __ATOMIC_SEQ_CST);
+    enum timing_floor_state state = timing_floor_state_of(v);
+    if (u != timing_g.ue && (state == FLOOR_AT || state == FLOOR_WOKEN) && timing_floor_window_of(v) < bound)
+      bound = timing_floor_window_of(v);
+  }
+  uint64_t mine = __atomic_load_n(&floor_of(timing_g.ue)->word, __ATOMIC_SEQ_CST);
+  enum timing_floor_state state = timing_floor_state_of(mine);
+  if ((state == FLOOR_AT || state == FLOOR_WOKEN) && timing_floor_window_of(mine) < bound) set_mine(FLOOR_AT, bound);
+}
+
+void timing_order_wait(uint64_t t_ps, int n) {
+  if (timing_enabled) wait_past(t_ps / timing_g.window_ps + 1, n, raise_to_lower_bound);
 }

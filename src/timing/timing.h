@@ -148,6 +148,11 @@ void timing_copy(uintptr_t dst, uintptr_t src, size_t bytes);
 uint64_t timing_line_stamp(const volatile void *word, uint32_t value);
 /* The same for the flag in `slot` of the line (timing_flag_write's slot). */
 uint64_t timing_flag_stamp(const volatile void *word, int slot, uint32_t value);
+/* A server of requests from UEs 0..n-1 (a copy core) about to serve the
+ * one stamped t_ps: wait until none of them can still send one stamped in
+ * t_ps's window or before, so that it serves them in virtual-time order
+ * whatever the host's order (floor.c); no-op natively. */
+void timing_order_wait(uint64_t t_ps, int n);
 /* This UE's virtual time (0 in native mode); wait until virtual time t. */
 uint64_t timing_now(void);
 void timing_wait_for(uint64_t t_ps);

@@ -17,7 +17,7 @@ BELOW = {
     "rcce": {"timing", "hw", "chip"},
     "ircce": {"rcce", "timing", "hw", "chip"},
     "mailbox": {"rcce", "timing", "hw", "chip"},
-    "svp": {"rcce", "timing", "hw", "chip"},
+    "svp": {"copy", "lut", "rcce", "timing", "hw", "chip"},
     "lut": {"rcce", "timing", "hw", "chip"},
     "svm": {"mailbox", "rcce", "timing", "hw", "chip"},
     "copy": {"lut", "rcce", "timing", "hw", "chip"},

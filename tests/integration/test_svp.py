@@ -34,3 +34,33 @@ def test_matrix_multiply_in_model_mode_scales_with_places(build):
         assert res.rc == lib.RC_OK and "svp_matmul: OK" in res.out, res
         seconds[ues - 1] = float(re.search(r"places, (\S+) seconds", res.out)[1])
     assert seconds[4] < seconds[1] / 2, seconds
+
+
+@pytest.mark.parametrize("ues, way, opts", [(2, "messages", []), (4, "messages", []), (4, "remap", []),
+                                            (3, "copy", ["--copy-cores", "2"]), (8, "remap", [])])
+def test_families(build, compile_program, ues, way, opts):
+    """A family over the indices 3, 7, ..., 19: inputs in, outputs and in-out buffers back, the shared channel
+    threaded in index order; counting families from every UE on one exclusive place, each seeing the count the
+    ones before it left; every error code (docs/svp.md "Families")."""
+    res = rccerun(build, "-nue", ues, *opts, compile_program(build, "svp_family"), way)
+    assert res.rc == lib.RC_OK, res
+    families = 1 + 1 + 3 * (ues - 1)  # the unregistered one, the squares, three counting families per creator
+    assert sorted(res.out.splitlines()) == [
+        "svp_family: OK", f"svp_family: place ran {families} families, {6 * (ues - 1)} counting threads"], res
+
+
+@pytest.mark.parametrize("way, opts", [("messages", []), ("remap", []), ("copy", ["--copy-cores", "4"])])
+def test_matrix_multiply_each_way(build, way, opts):
+    res = rccerun(build, "-nue", 4, *opts, build.dir / "apps" / "svp_matmul", 96, way)
+    assert res.rc == lib.RC_OK and "3 places, " in res.out and f"seconds ({way})" in res.out, res
+    assert "svp_matmul: OK" in res.out, res
+
+
+def test_remapped_families_in_model_mode(build):
+    """Counted: every way gives the product and the same virtual time on every run."""
+    lib.skip_without_memory_hooks(build)
+    prog = build.dir / "model-apps" / "svp_matmul"
+    for way, opts in (("remap", []), ("copy", ["--copy-cores", "4"])):
+        runs = [rccerun(build, "-nue", 5, "--model", "scc", *opts, prog, 64, way) for _ in range(2)]
+        assert all(r.rc == lib.RC_OK and "svp_matmul: OK" in r.out for r in runs), runs
+        assert runs[0].out == runs[1].out, runs
