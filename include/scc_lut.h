@@ -101,6 +101,11 @@ int scc_unmap(void *addr, size_t bytes);
  * core-physical address).  SCC_LUT_ERROR_RANGE when p is not in it. */
 int scc_private_offset(const void *p, size_t *offset);
 
+/* The memory controller behind UE ue's private memory (the one nearest its
+ * core), or -1 for a UE outside the job: UEs with the same one share a
+ * memory device (a sharing domain, scc_taco.hpp). */
+int scc_memory_controller(int ue);
+
 /* Caches (model mode charges them; natively the host is coherent):
  * CL1INVMB invalidates every MPBT line in level 1 (one instruction);
  * scc_l2_flush writes level 2's dirty lines back by reading an L2-sized

@@ -14,19 +14,23 @@
 //   Consistency::migration  one copy: an access moves the object to the accessor for its duration (under
 //                           the object's lock, readers too) and back.
 // Containers: StorageContainer<T> (a Space with map/step/reduce over its objects, each UE taking the
-// objects i with i % UEs == its number, "owner computes").
+// objects i with i % UEs == its number, "owner computes") and ControlContainer<T> (one member per UE, with
+// local() and other(u)); their operations take predicates (AllMembers, on_leaders, in_domain: the
+// sharing domains of one memory controller each) and have deferred forms (Future).
 #ifndef SCC_TACO_HPP
 #define SCC_TACO_HPP
 
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <functional>
 #include <stdexcept>
 #include <string>
 #include <type_traits>
 #include <vector>
 
 #include "RCCE.h"
+#include "scc_lut.h"
 
 namespace openscc::taco {
 
@@ -183,28 +187,81 @@ class MultipleWriter : public Access<T> {
   T twin_;
 };
 
-// A storage container: a space whose objects the UEs process in parallel, each taking the objects i with
-// i % UEs == its UE number ("owner computes"; [MESH-2011] Table II's collective operations, on objects
-// rather than on one member per core or domain): map(f) applies f to this UE's objects, step(f) does so
-// and then waits for every UE (synchronous), step() only waits, reduce(value, op) combines one number
-// per object over all UEs by RCCE_SUM, RCCE_MIN, RCCE_MAX or RCCE_PROD, on every UE.
+// Which members a collective operation takes ([MESH-2011]: a boolean predicate on the members).
+struct AllMembers {
+  bool operator()(std::size_t) const { return true; }
+};
+
+// The sharing domains ([MESH-2011] sec. III: cores that share one memory device, one per DRAM controller on
+// the SCC; scc_memory_controller) and their leaders (a domain's lowest UE), as predicates on members that
+// are UEs (a ControlContainer's): on_leaders() takes the leaders' members, in_domain(d) those of domain d
+// (in_domain(domain_of(RCCE_ue())): my domain).
+inline int domain_of(int ue) { return scc_memory_controller(ue); }
+inline int leader_of(int ue) {
+  for (int u = 0; u < RCCE_num_ues(); u++)
+    if (domain_of(u) == domain_of(ue)) return u;
+  return ue;
+}
+struct on_leaders {
+  bool operator()(std::size_t ue) const { return leader_of(static_cast<int>(ue)) == static_cast<int>(ue); }
+};
+struct in_domain {
+  int domain;
+  bool operator()(std::size_t ue) const { return domain_of(static_cast<int>(ue)) == domain; }
+};
+
+// A deferred-synchronous result ([MESH-2011] Table II's `future` forms): the operation has done its local
+// part; get() (or the destructor) completes it -- collectively, so every UE must reach it.
+template <class V>
+class Future {
+ public:
+  explicit Future(std::function<V()> complete) : complete_(std::move(complete)) {}
+  Future(Future &&) = default;
+  Future(const Future &) = delete;
+  ~Future() {
+    if (complete_) complete_();
+  }
+  V get() {
+    auto complete = std::move(complete_);
+    complete_ = nullptr;
+    return complete();
+  }
+
+ private:
+  std::function<V()> complete_;
+};
+
+// What both kinds of container do with their members: UE u works on the members i with i % UEs == u
+// ("owner computes"), [MESH-2011] Table II's collective operations.  map(f[, pick]) applies f to my
+// members (those pick takes: it is asked by each member's owner); step(f[, pick]) does so and then waits
+// for every UE (synchronous); step() only waits; step_deferred(f[, pick]) applies f now and waits at the
+// future's get().  reduce(value, op) combines one double per member by RCCE_SUM (default), RCCE_MIN,
+// RCCE_MAX or RCCE_PROD; reduce(value, op, init[, pick]) any trivially copyable V by any associative op:
+// every owner publishes its members' values, and each UE folds, in member order, those its own pick takes
+// (so in_domain(domain_of(RCCE_ue())) reduces over my domain, and every UE with the same pick gets the same
+// bits); reduce_deferred is its future form.  All of them are collective but map.
 template <class T>
-class StorageContainer : public Space<T> {
+class Container : public Space<T> {
  public:
   using Space<T>::Space;
 
-  template <class F>
-  void map(F f) {
+  template <class F, class P = AllMembers>
+  void map(F f, P pick = P{}) {
     for (std::size_t i = static_cast<std::size_t>(RCCE_ue()); i < this->size();
          i += static_cast<std::size_t>(RCCE_num_ues()))
-      f((*this)[i]);
+      if (pick(i)) f((*this)[i]);
   }
-  template <class F>
-  void step(F f) {
-    map(f);
+  template <class F, class P = AllMembers>
+  void step(F f, P pick = P{}) {
+    map(f, pick);
     step();
   }
   void step() { RCCE_barrier(&RCCE_COMM_WORLD); }
+  template <class F, class P = AllMembers>
+  Future<void> step_deferred(F f, P pick = P{}) {
+    map(f, pick);
+    return Future<void>([] { RCCE_barrier(&RCCE_COMM_WORLD); });
+  }
   template <class F>
   double reduce(F value, int op = RCCE_SUM) {
     double mine = op == RCCE_PROD ? 1 : op == RCCE_MIN ? HUGE_VAL : op == RCCE_MAX ? -HUGE_VAL : 0, all = 0;
@@ -218,6 +275,55 @@ class StorageContainer : public Space<T> {
     RCCE_allreduce((char *)&mine, (char *)&all, 1, RCCE_DOUBLE, op, RCCE_COMM_WORLD);
     return all;
   }
+  template <class V, class F, class Op, class P = AllMembers>
+  V reduce(F value, Op op, V init, P pick = P{}) {
+    return reduce_deferred(value, op, init, pick).get();
+  }
+  template <class V, class F, class Op, class P = AllMembers>
+  Future<V> reduce_deferred(F value, Op op, V init, P pick = P{}) {
+    static_assert(std::is_trivially_copyable_v<V>, "values travel as bytes: V must be trivially copyable");
+    std::size_t n = this->size();
+    auto *values = (V *)RCCE_shmalloc((n ? n : 1) * sizeof(V));
+    if (!values) throw std::runtime_error("scc_taco: no shared memory for a reduction (rccerun --shm-size)");
+    map([&](Shared<T> h) {
+      V v = value(*Reader<T>(*this, h));
+      std::memcpy((void *)&values[h.index], &v, sizeof(V));
+    });
+    RCCE_shflush();
+    return Future<V>([values, n, op, init, pick] {
+      RCCE_barrier(&RCCE_COMM_WORLD);  // every member's value is there
+      V all = init, v;
+      for (std::size_t i = 0; i < n; i++)
+        if (pick(i)) {
+          std::memcpy(&v, (const void *)&values[i], sizeof(V));
+          all = op(all, v);
+        }
+      RCCE_barrier(&RCCE_COMM_WORLD);  // every UE has read them
+      RCCE_shfree((t_vcharp)values);
+      return all;
+    });
+  }
+};
+
+// A storage container: a space whose objects the UEs process in parallel (MESH keeps one member per
+// sharing domain; here the members are the objects, dealt to the UEs).
+template <class T>
+class StorageContainer : public Container<T> {
+ public:
+  using Container<T>::Container;
+};
+
+// A control container ([MESH-2011] sec. III): exactly one member per core -- here per UE, member u owned by
+// UE u -- for what each core controls of its own; local() is my member, other(u) UE u's (reach them with
+// the access objects), and the collective operations run each member on its own UE.  Migration
+// consistency: one copy of each member, moved to whoever accesses it.
+template <class T>
+class ControlContainer : public Container<T> {
+ public:
+  explicit ControlContainer(const T &init = T{})
+      : Container<T>(static_cast<std::size_t>(RCCE_num_ues()), Consistency::migration, init) {}
+  Shared<T> local() const { return (*this)[static_cast<std::size_t>(RCCE_ue())]; }
+  Shared<T> other(int ue) const { return (*this)[static_cast<std::size_t>(ue)]; }
 };
 
 }  // namespace openscc::taco

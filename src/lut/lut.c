@@ -198,3 +198,9 @@ size_t scc_private_size(void) { return rcce_running() ? (size_t)rcce_job()->hdr-
 void *scc_private_base(void) {
   return scc_private_size() && lut_ready("scc_private_base") == SCC_LUT_SUCCESS ? lut_g.windows : NULL;
 }
+
+int scc_memory_controller(int ue) {
+  if (!rcce_running() || ue < 0 || ue >= rcce_ue_count()) return -1;
+  const struct hw_job *job = rcce_job();
+  return chip_nearest_mc(&job->hdr->chip, hw_ue(job, ue)->core);
+}
