@@ -16,6 +16,7 @@ import resource
 import shutil
 import signal
 import subprocess
+import sys
 import tempfile
 import time
 from pathlib import Path
@@ -201,6 +202,13 @@ def rccerun(build: Build, *args, timeout: float = HARD_TIMEOUT, env: dict | None
 
 
 # ------------------------------------------------------------- processes
+
+
+def run_python_ues(build: Build, scratch: Path, source: str, nue: int, *opts) -> Result:
+    """A Python program (its text) run as nue UEs by rccerun."""
+    prog = scratch / "prog.py"
+    prog.write_text(source)
+    return rccerun(build, "-nue", nue, *opts, sys.executable, prog)
 
 
 def session_pids() -> list[int]:

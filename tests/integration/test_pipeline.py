@@ -5,7 +5,6 @@ scattered one and its predictions stay near what the model measures."""
 from __future__ import annotations
 
 import re
-import sys
 import textwrap
 
 import pytest
@@ -85,9 +84,7 @@ PROGRAM = textwrap.dedent('''
 def test_python_pipeline(build, scratch, ues):
     if build.asan:
         pytest.skip("the Python interpreter is not built with AddressSanitizer (test_python.py)")
-    prog = scratch / "pipe.py"
-    prog.write_text(PROGRAM)
-    res = rccerun(build, "-nue", ues, sys.executable, prog)
+    res = lib.run_python_ues(build, scratch, PROGRAM, ues)
     assert res.rc == lib.RC_OK, res
     # RCCE_ERROR_NUM_UES, RCCE_ERROR_MESSAGE_LENGTH, RCCE_ERROR_ID (RCCE.h)
     assert sorted(res.out.splitlines()) == sorted([f"ue 0 {m} True True" for m in ("private", "shared", "shared-cached")]
@@ -99,10 +96,8 @@ def test_python_pipeline(build, scratch, ues):
 def test_python_stage_exception_ends_the_ue(build, scratch):
     if build.asan:
         pytest.skip("the Python interpreter is not built with AddressSanitizer (test_python.py)")
-    prog = scratch / "raise.py"
-    prog.write_text("from openscc import pipeline, rcce\n"
-                    "def stage(chunk, s):\n    if s == 1:\n        raise ValueError('stage 1 fails')\n"
-                    "pipeline.run(stage, b'x' * 100 if rcce.ue() == 0 else None, size=100, chunk=10)\n")
-    res = rccerun(build, "-nue", 2, sys.executable, prog)
+    res = lib.run_python_ues(build, scratch, "from openscc import pipeline, rcce\n"
+                             "def stage(chunk, s):\n    if s == 1:\n        raise ValueError('stage 1 fails')\n"
+                             "pipeline.run(stage, b'x' * 100 if rcce.ue() == 0 else None, size=100, chunk=10)\n", 2)
     assert res.rc == lib.RC_UE_FAILED, res
     assert "ValueError: stage 1 fails" in res.err and "UE 1 (core 1) exited with status 1" in res.err, res

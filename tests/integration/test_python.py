@@ -179,11 +179,9 @@ def test_outside_rccerun_the_binding_says_how_to_run(build, scratch):
 def test_an_exception_ends_the_job_with_its_ue(build, scratch):
     """An uncaught exception exits the UE with status 1 (not into RCCE_finalize's barrier), which ends the
     job with the usual report while UE 0 waits for a message."""
-    prog = scratch / "raises.py"
-    prog.write_text("import openscc.rcce as rcce\n"
-                    "if rcce.ue() == 1:\n    raise ValueError('UE 1 gives up')\n"
-                    "rcce.recv(bytearray(4), 1)\n")
-    res = rccerun(build, "-nue", 2, sys.executable, prog)
+    res = lib.run_python_ues(build, scratch, "import openscc.rcce as rcce\n"
+                             "if rcce.ue() == 1:\n    raise ValueError('UE 1 gives up')\n"
+                             "rcce.recv(bytearray(4), 1)\n", 2)
     assert res.rc == lib.RC_UE_FAILED, res
     assert "ValueError: UE 1 gives up" in res.err, res
     assert "rccerun: UE 1 (core 1) exited with status 1" in res.err, res

@@ -9,19 +9,24 @@ import openscc_testlib as lib
 from openscc_testlib import rccerun
 
 
-@pytest.fixture(scope="module")
-def taco_forces(tmp_path_factory):
+def cxx_program(tmp_path_factory, source, *flags):
+    """A C++ program built with each build's rccec++ once (module scope): build -> executable."""
     programs = {}
 
     def build_for(build):
         if build.dir not in programs:
-            exe = tmp_path_factory.mktemp("taco") / "taco_forces"
-            p = lib.run([build.dir / "bin" / "rccec++", "-O2", "-Wall", "-Wextra", "-Werror",
-                         lib.REPO / "apps" / "taco_forces.cpp", "-o", exe])
+            exe = tmp_path_factory.mktemp("taco") / source.stem
+            p = lib.run([build.dir / "bin" / "rccec++", "-O2", "-Wall", "-Wextra", "-Werror", *flags, source,
+                         "-o", exe])
             assert p.rc == 0, p
             programs[build.dir] = exe
         return programs[build.dir]
     return build_for
+
+
+@pytest.fixture(scope="module")
+def taco_forces(tmp_path_factory):
+    return cxx_program(tmp_path_factory, lib.REPO / "apps" / "taco_forces.cpp")
 
 
 @pytest.mark.parametrize("ues", [1, 3, 8])
@@ -39,17 +44,7 @@ def test_force_loop_in_model_mode(build, taco_forces):
 
 @pytest.fixture(scope="module")
 def taco_containers(tmp_path_factory):
-    programs = {}
-
-    def build_for(build):
-        if build.dir not in programs:
-            exe = tmp_path_factory.mktemp("taco") / "taco_containers"
-            p = lib.run([build.dir / "bin" / "rccec++", "-O2", "-Wall", "-Wextra", "-Werror", "-I", lib.PROGRAMS,
-                         lib.PROGRAMS / "taco_containers.cpp", "-o", exe])
-            assert p.rc == 0, p
-            programs[build.dir] = exe
-        return programs[build.dir]
-    return build_for
+    return cxx_program(tmp_path_factory, lib.PROGRAMS / "taco_containers.cpp", "-I", lib.PROGRAMS)
 
 
 @pytest.mark.parametrize("ues, cores, domains", [(1, None, 1), (3, None, 1), (8, "0,1,10,11,24,25,34,35", 4)])
