@@ -252,8 +252,10 @@ static void access_mpbt_line(uint64_t line, int write) {
   cache_g.combining = line + 1;
 }
 
+/* (The runtime's own copies, timing_copy, use the buffer in plain builds
+ * too: whether the clock runs is what counts.) */
 void timing_cache_window_flush(void) {
-  if (!timing_caches_on || !cache_g.combining) return; /* nothing buffered, or the clock has stopped */
+  if (!timing_enabled || !cache_g.combining) return; /* nothing buffered, or the clock has stopped */
   post_write(home_cycles(cache_g.combining - 1, 1));
   cache_g.combining = 0;
 }
@@ -289,7 +291,7 @@ void timing_cache_window(uintptr_t lo, size_t len, uint64_t shared_off) {
  * LUT entries'), unwritten (ref 1 "MPBT type"). */
 void timing_cache_window_invalidate(void) {
   struct cache_level *c = &cache_g.l1;
-  if (!timing_caches_on || !c->sets) return;
+  if (!timing_enabled || !c->sets) return;
   for (size_t i = 0; i < (size_t)c->sets * c->ways; i++)
     if (c->tag[i] && line_attr(tag_line(c->tag[i])) == TIMING_LUT_MPBT) c->tag[i] = 0;
 }
