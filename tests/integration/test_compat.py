@@ -147,9 +147,10 @@ def test_rccecxx_compiler_and_showme(build, scratch):
     assert f"-I{INCLUDE}" in words, p
 
 
-def test_installed_rccecxx_builds_a_cplusplus_program(build, scratch):
+def test_installed_rccecxx_builds_a_cplusplus_program(build, scratch, compile_program):
     """`make install` installs rccec++ (pointing into the prefix) and iRCCE_lib.h;
-    the installed wrapper builds the C++ program, which runs."""
+    the installed wrapper builds the C++ program, which runs; the installed rccerun
+    finds its copy-core program (`--copy-cores`)."""
     prefix = scratch / "prefix"
     res = lib.run(["make", "-C", lib.REPO, "install", f"PREFIX={prefix}", f"BUILD={build.dir}"], timeout=600)
     assert res.rc == 0, res
@@ -161,6 +162,9 @@ def test_installed_rccecxx_builds_a_cplusplus_program(build, scratch):
     assert p.rc == 0, p
     res = rccerun(build, "-nue", 2, exe)
     assert res.rc == lib.RC_OK and res.out.endswith("cxx: OK\n"), res
+    assert (prefix / "include" / "openscc" / "scc_copy.h").exists()
+    res = lib.run([prefix / "bin" / "rccerun", "-nue", 2, "--copy-cores", 2, compile_program(build, "copy")])
+    assert res.rc == lib.RC_OK and res.out.strip() == "copy: OK (2 copy cores)", res
 
 
 # ------------------------------------------------ 4. the power API off the master
