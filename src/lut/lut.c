@@ -12,7 +12,6 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
-#include <signal.h>
 #include <stdint.h>
 #include <string.h>
 #include <sys/mman.h>
