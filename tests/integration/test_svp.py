@@ -64,3 +64,11 @@ def test_remapped_families_in_model_mode(build):
         runs = [rccerun(build, "-nue", 5, "--model", "scc", *opts, prog, 64, way) for _ in range(2)]
         assert all(r.rc == lib.RC_OK and "svp_matmul: OK" in r.out for r in runs), runs
         assert runs[0].out == runs[1].out, runs
+
+
+@pytest.mark.parametrize("model", [False, True])
+def test_families_create_families(build, compile_program, model):
+    """SVP is hierarchical: each thread of a family on UE 1 creates a family on UE 2 and syncs on it; the
+    shared channels carry the sum back up (natively and in model mode)."""
+    res = rccerun(build, "-nue", 3, *(["--model", "scc"] if model else []), compile_program(build, "svp_nested"))
+    assert res.rc == lib.RC_OK and res.out.splitlines() == ["svp_nested: sum 612", "svp_nested: OK"], res
