@@ -11,43 +11,10 @@
  */
 #include <stdint.h>
 
-#include "../lut/lut_internal.h"
 #include "../rcce/rcce_iface.h"
 #include "copy_internal.h"
-#include "scc_copy.h"
 
 static uint32_t taken[HW_MAX_UES]; /* each UE's last request served */
-
-static int has_work(void *arg) {
-  (void)arg;
-  struct hw_job *job = rcce_job();
-  if (__atomic_load_n(&copy_ue_shared_of(job, rcce_my_ue())->stop, __ATOMIC_ACQUIRE)) return 1;
-  for (int c = 0; c < rcce_ue_count(); c++)
-    if (__atomic_load_n(&copy_request_line(job, rcce_my_ue(), c)->seq, __ATOMIC_ACQUIRE) != taken[c]) return 1;
-  return 0;
-}
-
-/* Copy my chunks of request r (adding their bytes to *copied);
- * SCC_COPY_SUCCESS or why not. */
-static int serve(const struct copy_request *r, uint64_t *copied) {
-  void *src, *dst;
-  if (lut_map_offset(r->src_off, r->bytes, SCC_LUT_MPBT, &src) != SCC_LUT_SUCCESS) return SCC_COPY_ERROR_ADDRESS;
-  if (lut_map_offset(r->dst_off, r->bytes, SCC_LUT_MPBT, &dst) != SCC_LUT_SUCCESS) {
-    scc_unmap(src, r->bytes);
-    return SCC_COPY_ERROR_ADDRESS;
-  }
-  scc_cl1invmb();
-  uint64_t stride = (uint64_t)r->parts * r->chunk;
-  for (uint64_t at = (uint64_t)r->part * r->chunk; at < r->bytes; at += stride) {
-    uint64_t n = r->bytes - at < r->chunk ? r->bytes - at : r->chunk;
-    scc_copy_local((char *)dst + at, (const char *)src + at, n);
-    *copied += n;
-  }
-  scc_wcb_flush();
-  scc_unmap(src, r->bytes);
-  scc_unmap(dst, r->bytes);
-  return SCC_COPY_SUCCESS;
-}
 
 /* The waiting request with the earliest stamp (the lowest UE of equals), or
  * -1; natively the stamps are 0: the lowest UE. */
@@ -64,6 +31,12 @@ static int earliest(uint64_t *stamp) {
   return best;
 }
 
+static int has_work(void *arg) {
+  (void)arg;
+  uint64_t stamp;
+  return __atomic_load_n(&copy_ue_shared_of(rcce_job(), rcce_my_ue())->stop, __ATOMIC_ACQUIRE) || earliest(&stamp) >= 0;
+}
+
 /* Serve UE c's waiting request. */
 static void take(int c) {
   TIMING_SCOPE();
@@ -75,7 +48,8 @@ static void take(int c) {
   taken[c] = seq;
   struct copy_answer *a = copy_answer_line(job, rcce_my_ue(), c);
   struct copy_ue_shared *me = copy_ue_shared_of(job, rcce_my_ue());
-  a->status = serve(&r, &me->bytes);
+  a->status = copy_remapped(r.dst_off, r.src_off, r.bytes, (uint64_t)r.part * r.chunk, r.chunk,
+                            (uint64_t)r.parts * r.chunk, &me->bytes);
   me->requests++;
   timing_flag_write(&a->seq, 0, seq);
   __atomic_store_n(&a->seq, seq, __ATOMIC_RELEASE);

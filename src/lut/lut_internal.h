@@ -32,11 +32,11 @@ int lut_write_entry(int entry, const scc_lut_entry *e);
 /* Where an entry's frame lies in the job segment and how many of its bytes
  * exist (lut.c); an error code when it names nothing. */
 int lut_frame_bytes(const scc_lut_entry *e, uint64_t *off, uint64_t *bytes);
-/* For the copy layer: map bytes at job-segment offset seg_off (private
- * memory or shared memory) onto free entries, *addr where it starts; and
- * the segment offset of [p, p + bytes) when it is one memory mapped in
- * order (through LUT entries or the segment itself).  Error codes
- * unreported. */
+/* For the layers above: map bytes at job-segment offset seg_off (private
+ * memory or shared memory) onto free entries, *addr where it starts (its
+ * errors reported as scc_map_private's, for debugging); and the segment
+ * offset of [p, p + bytes) when it is one memory mapped in order (through
+ * LUT entries or the segment itself; error code unreported). */
 int lut_map_offset(uint64_t seg_off, size_t bytes, int attr, void **addr);
 int lut_segment_offset(const void *p, size_t bytes, uint64_t *seg_off);
 

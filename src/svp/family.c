@@ -29,6 +29,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../copy/copy_internal.h"
 #include "../lut/lut_internal.h"
 #include "scc_copy.h"
 #include "scc_lut.h"
@@ -161,25 +162,22 @@ int svp_sync_family(int place, int id) {
 /* ---- the place --------------------------------------------------------------- */
 
 /* A creator's buffer at `offset` of the job's memory to my copy at `mine`,
- * or back (to_creator): mapped MPBT through my LUT and copied by me, or by
- * the copy cores ([SVP-SCC] secs. III.B-C). */
+ * or back (to_creator): copied by me through my LUT (copy_remapped), or by
+ * the copy cores from a mapping of it ([SVP-SCC] secs. III.B-C). */
 static void move_remapped(unsigned char *mine, uint64_t offset, size_t bytes, int transfer, int to_creator) {
-  void *theirs, *local = mine;
+  if (transfer != SCC_RPC_COPY_CORES) {
+    uint64_t local, copied = 0;
+    lut_segment_offset(mine, bytes, &local); /* my copies are in my private memory (place_copies) */
+    if (copy_remapped(to_creator ? offset : local, to_creator ? local : offset, bytes, 0, bytes, bytes, &copied) !=
+        SCC_COPY_SUCCESS)
+      rcce_fatal("scc_rpc_serve", "cannot map %zu bytes of the creator's memory (LUT full?)", bytes);
+    return;
+  }
+  void *theirs;
   if (lut_map_offset(offset, bytes, SCC_LUT_MPBT, &theirs) != SCC_LUT_SUCCESS)
     rcce_fatal("scc_rpc_serve", "cannot map %zu bytes of the creator's memory (LUT full?)", bytes);
-  if (transfer == SCC_RPC_COPY_CORES) {
-    if ((to_creator ? scc_copy(theirs, mine, bytes) : scc_copy(mine, theirs, bytes)) != SCC_COPY_SUCCESS)
-      rcce_fatal("scc_rpc_serve", "the copy cores could not copy %zu bytes", bytes);
-  } else {
-    size_t at;
-    scc_private_offset(mine, &at);
-    if (scc_map_private(rcce_my_ue(), at, bytes, SCC_LUT_MPBT, &local) != SCC_LUT_SUCCESS)
-      rcce_fatal("scc_rpc_serve", "cannot map %zu bytes of my own private memory", bytes);
-    scc_cl1invmb();
-    to_creator ? scc_copy_local(theirs, local, bytes) : scc_copy_local(local, theirs, bytes);
-    scc_wcb_flush();
-    scc_unmap(local, bytes);
-  }
+  if ((to_creator ? scc_copy(theirs, mine, bytes) : scc_copy(mine, theirs, bytes)) != SCC_COPY_SUCCESS)
+    rcce_fatal("scc_rpc_serve", "the copy cores could not copy %zu bytes", bytes);
   scc_unmap(theirs, bytes);
 }
 
