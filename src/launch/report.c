@@ -53,15 +53,25 @@ static void describe_wait(FILE *f, const struct hw_job *job, const struct hw_wai
   }
 }
 
-void report_ue_line(FILE *f, const struct hw_job *job, int u, const struct ue_exit *ex) {
+void report_see(const struct hw_job *job, int u, struct ue_seen *seen) {
+  const struct hw_ue *ue = hw_ue(job, u);
+  seen->state = __atomic_load_n(&ue->state, __ATOMIC_ACQUIRE);
+  seen->wait = ue->wait;
+}
+
+void report_ue_line(FILE *f, const struct hw_job *job, int u, const struct ue_exit *ex, const struct ue_seen *seen) {
   if (ex[u].spare) {
     fprintf(f, "  spare UE %d (core %d): no spawned rank on it (rccerun --mpi-spawn-ues)\n", u, hw_ue(job, u)->core);
     return;
   }
   char name[64];
   report_ue_name(name, sizeof name, job, u);
-  struct hw_ue *ue = hw_ue(job, u);
-  int state = __atomic_load_n(&ue->state, __ATOMIC_ACQUIRE);
+  struct ue_seen now;
+  if (!seen) {
+    report_see(job, u, &now);
+    seen = &now;
+  }
+  int state = seen->state;
   fprintf(f, "  %s: ", name);
   if (ex[u].exited) {
     int st = ex[u].status;
@@ -70,7 +80,7 @@ void report_ue_line(FILE *f, const struct hw_job *job, int u, const struct ue_ex
     else if (state == HW_UE_NOT_STARTED) fprintf(f, "exited with status %d before %s", WEXITSTATUS(st), init_call(job));
     else fprintf(f, "exited with status %d without %s", WEXITSTATUS(st), report_finalize_call(job));
   } else if (state == HW_UE_BLOCKED) {
-    describe_wait(f, job, &ue->wait);
+    describe_wait(f, job, &seen->wait);
   } else if (state == HW_UE_FINALIZED) {
     fprintf(f, "in %s, exiting", report_finalize_call(job));
   } else if (state == HW_UE_NOT_STARTED) {
@@ -81,8 +91,9 @@ void report_ue_line(FILE *f, const struct hw_job *job, int u, const struct ue_ex
   fputc('\n', f);
 }
 
-void report_all(FILE *f, const struct hw_job *job, const struct ue_exit *ex, const char *headline) {
+void report_all(FILE *f, const struct hw_job *job, const struct ue_exit *ex, const struct ue_seen *seen,
+                const char *headline) {
   fprintf(f, "rccerun: %s\n", headline);
-  for (int u = 0; u < (int)job->hdr->nue; u++) report_ue_line(f, job, u, ex);
+  for (int u = 0; u < (int)job->hdr->nue; u++) report_ue_line(f, job, u, ex, seen ? &seen[u] : NULL);
   fflush(f);
 }

@@ -56,6 +56,7 @@ struct job_run {
   pid_t pids[HW_MAX_UES];
   struct ue_exit ex[HW_MAX_UES];
   uint64_t last_sleeps[HW_MAX_UES];
+  struct ue_seen seen[HW_MAX_UES]; /* states the deadlock check judged on its last tick */
   int nalive;
   pid_t pgid;
   int asleep_ticks;
@@ -315,11 +316,16 @@ static int on_exit_of(struct job_run *r, int u) {
  * satisfied) even if it has not run yet and still shows HW_UE_BLOCKED; a UE
  * woken for nothing re-publishes a new value before sleeping again
  * (hw/wait.c note_sleep). */
+static int seen_asleep_unwoken(const struct job_run *r, const struct ue_seen *seen) {
+  if (seen->state != HW_UE_BLOCKED) return 0;
+  const volatile uint32_t *word = (const volatile uint32_t *)(r->job.base + seen->wait.futex_off);
+  return __atomic_load_n(word, __ATOMIC_ACQUIRE) == seen->wait.futex_val;
+}
+
 static int asleep_unwoken(const struct job_run *r, int u) {
-  if (ue_state(r, u) != HW_UE_BLOCKED) return 0;
-  const struct hw_ue *ue = hw_ue(&r->job, u);
-  const volatile uint32_t *word = (const volatile uint32_t *)(r->job.base + ue->wait.futex_off);
-  return __atomic_load_n(word, __ATOMIC_ACQUIRE) == ue->wait.futex_val;
+  struct ue_seen seen;
+  report_see(&r->job, u, &seen);
+  return seen_asleep_unwoken(r, &seen);
 }
 
 /* A UE asleep waiting for a UE that has exited unfinished will never wake.
@@ -336,7 +342,7 @@ static int check_orphaned_waits(struct job_run *r) {
     report_ue_name(b, sizeof b, &r->job, p);
     fprintf(stderr, "rccerun: %s exited early (without %s) while %s waits for it\n", b, report_finalize_call(&r->job),
             a);
-    report_all(stderr, &r->job, r->ex, "state of every UE:");
+    report_all(stderr, &r->job, r->ex, NULL, "state of every UE:");
     return RCCERUN_UE_FAILED;
   }
   return 0;
@@ -347,14 +353,16 @@ static int check_orphaned_waits(struct job_run *r) {
 static int check_deadlock(struct job_run *r) {
   int all_asleep = r->nalive > 0;
   for (int u = 0; u < r->o->job.nue && all_asleep; u++) {
+    report_see(&r->job, u, &r->seen[u]);
     if (r->ex[u].exited) continue;
     uint64_t sleeps = hw_ue(&r->job, u)->sleeps;
-    if (!asleep_unwoken(r, u) || sleeps != r->last_sleeps[u]) all_asleep = 0;
+    if (!seen_asleep_unwoken(r, &r->seen[u]) || sleeps != r->last_sleeps[u]) all_asleep = 0;
     r->last_sleeps[u] = sleeps;
   }
   r->asleep_ticks = all_asleep ? r->asleep_ticks + 1 : 0;
   if (r->asleep_ticks < (r->mpi ? MPI_DEADLOCK_SAMPLES : DEADLOCK_SAMPLES)) return 0;
-  report_all(stderr, &r->job, r->ex, "deadlock: every running UE is blocked in the runtime and none can proceed");
+  report_all(stderr, &r->job, r->ex, r->seen,
+             "deadlock: every running UE is blocked in the runtime and none can proceed");
   return RCCERUN_DEADLOCK;
 }
 
@@ -549,7 +557,7 @@ static int supervise(struct job_run *r, const sigset_t *watched) {
     if (deadline && now_s() > deadline) {
       char head[96];
       snprintf(head, sizeof head, "timeout: the job ran longer than %g s", r->o->timeout_s);
-      report_all(stderr, &r->job, r->ex, head);
+      report_all(stderr, &r->job, r->ex, NULL, head);
       return RCCERUN_TIMEOUT;
     }
   }
