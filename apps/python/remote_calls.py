@@ -20,9 +20,9 @@ class Echo:
 
 calls = int(sys.argv[1]) if len(sys.argv) > 1 else 200
 if rcce.ue() == 0:
-    remote.serve({"echo": Echo()}, callers=rcce.num_ues() - 1)
+    remote.serve({"echo": Echo()})  # until every other UE stopped
 elif rcce.ue() == 1:
-    echo = remote.proxy(0, "echo")
+    echo = remote.proxy("echo", ue=0)
     for size in SIZES:
         arg = bytes(size)
         echo.back(arg)  # the first call outside the timing

@@ -40,11 +40,17 @@ def _recv_payload(source: int, size: int) -> bytes:
     return bytes(payload)
 
 
-def serve(objects: dict, callers: int) -> int:
-    """Serves `objects` (name -> object) until `callers` UEs have called ``stop`` on this UE; returns the
-    number of calls served."""
+def serve(objects: dict, until_calls: int | None = None, *, callers: int | None = None) -> int:
+    """Serves `objects` (name -> object) and returns the number of calls served, once `until_calls` calls have
+    been served, or once `callers` UEs (by default every other UE) have called ``stop`` on this UE, whichever
+    comes first.  With ``until_calls`` the callers need not call ``stop``; a caller that does after this
+    returned waits for ever (RCCE's sends are synchronous), which rccerun reports as a deadlock."""
+    if until_calls is not None and until_calls < 0:
+        raise ValueError(f"until_calls is {until_calls}; it must be at least 0")
+    if callers is None:
+        callers = rcce.num_ues() - 1
     header, served, stopped = bytearray(_HEADER.size), 0, 0
-    while stopped < callers:
+    while stopped < callers and (until_calls is None or served < until_calls):
         req = rcce.irecv(header)  # from whichever UE sends first
         req.wait()
         source = req.source
@@ -55,14 +61,26 @@ def serve(objects: dict, callers: int) -> int:
             continue
         if kind != _CALL:
             raise RemoteError(f"UE {rcce.ue()}: message of kind {kind} from UE {source}, expected a call")
-        name, method, args, kwargs = pickle.loads(payload)
-        try:
-            result, kind = getattr(objects[name], method)(*args, **kwargs), _RESULT
-        except Exception as e:  # noqa: BLE001 -- it travels back to the caller
-            result, kind = e, _RAISED
-        _send(source, kind, request, pickle.dumps(result))
+        kind, reply = _answer(objects, *pickle.loads(payload))
+        _send(source, kind, request, reply)
         served += 1
     return served
+
+
+def _answer(objects: dict, name: str, method: str, args: tuple, kwargs: dict) -> tuple[int, bytes]:
+    """A call's reply: its kind and the pickled result, or the exception the call raised (a result or an
+    exception that cannot be pickled is answered with a RemoteError saying so)."""
+    try:
+        if name not in objects:
+            raise RemoteError(f"UE {rcce.ue()} serves no object named {name!r} (it serves {sorted(objects)})")
+        result, kind = getattr(objects[name], method)(*args, **kwargs), _RESULT
+    except Exception as e:  # noqa: BLE001 -- it travels back to the caller
+        result, kind = e, _RAISED
+    try:
+        return kind, pickle.dumps(result)
+    except Exception as e:  # noqa: BLE001 -- a reply must go back, or the caller waits for ever
+        what = "result" if kind == _RESULT else f"exception {type(result).__name__}"
+        return _RAISED, pickle.dumps(RemoteError(f"UE {rcce.ue()}: the {what} of {name}.{method} cannot be pickled: {e}"))
 
 
 class _Proxy:
@@ -93,11 +111,23 @@ def _call(server: int, name: str, method: str, args: tuple, kwargs: dict):
     return value
 
 
-def proxy(server: int, name: str) -> _Proxy:
-    """The object `name` served by UE `server`: its methods called there."""
-    return _Proxy(server, name)
+def proxy(name: str | int, ue: int | str = 0) -> _Proxy:
+    """The object `name` served by UE `ue`: ``proxy("counter", ue=2).add(1)`` calls its method there.  The
+    older order ``proxy(2, "counter")`` (server first) is accepted too."""
+    if isinstance(name, int) and isinstance(ue, str):
+        name, ue = ue, name
+    if not isinstance(name, str) or not isinstance(ue, int):
+        raise TypeError(f"proxy(name, ue=K) takes an object name and a UE number, not {name!r} and {ue!r}")
+    if not 0 <= ue < rcce.num_ues():
+        raise ValueError(f"UE {ue} is not in this job of {rcce.num_ues()} UEs")
+    if ue == rcce.ue():
+        raise ValueError(f"UE {ue} cannot call its own objects through a proxy (it would wait for itself): "
+                         "call them directly")
+    return _Proxy(ue, name)
 
 
 def stop(server: int) -> None:
     """This UE makes no more calls to `server` (whose ``serve`` returns once all its callers stopped)."""
+    if server == rcce.ue():
+        raise ValueError(f"UE {server} cannot stop itself: stop names a server this UE called")
     _send(server, _STOP, 0, b"")

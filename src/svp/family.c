@@ -51,6 +51,7 @@ static scc_rpc_thread threads[SCC_RPC_MAX_FUNCTIONS];
 /* The creator's side of the families under way, by place. */
 static struct family_state {
   int active, transfer, ndata;
+  int unknown_here; /* created on my own place, whose thread function is not registered */
   scc_rpc_data data[SCC_RPC_MAX_DATA];
   void *shared;
   size_t shared_bytes;
@@ -65,6 +66,40 @@ int scc_rpc_register_thread(int id, scc_rpc_thread fn) {
 }
 
 int svp_family_pending(int place) { return families[place].active; }
+
+static scc_rpc_thread thread_of(int id) { return id >= 0 && id < SCC_RPC_MAX_FUNCTIONS ? threads[id] : NULL; }
+
+/* My copies of a family's buffers (malloc'ed): the inputs' bytes, the
+ * outputs zeroed, as a place's copies start. */
+static void copy_inputs_here(const scc_rpc_data *data, int ndata, scc_rpc_data *mine) {
+  for (int k = 0; k < ndata; k++) {
+    mine[k] = data[k];
+    mine[k].ptr = data[k].bytes ? malloc(data[k].bytes) : NULL;
+    if (data[k].bytes && !mine[k].ptr)
+      rcce_fatal("scc_rpc_create_family", "no memory for a %zu-byte copy of buffer %d", data[k].bytes, k);
+    if (data[k].dir & SCC_RPC_IN) memcpy(mine[k].ptr, data[k].ptr, data[k].bytes);
+    else memset(mine[k].ptr, 0, data[k].bytes);
+  }
+}
+
+/* A family created on the creator's own place (rpc.c: SVP's create where
+ * the creator is): its threads run at once, in index order, on copies of
+ * the buffers as a place's threads would, and the outputs and the shared
+ * value are in the creator's buffers when the create returns.  Returns
+ * whether the thread function is registered. */
+static int run_family_here(int id, scc_rpc_range range, const scc_rpc_data *data, int ndata, void *shared,
+                           size_t shared_bytes) {
+  scc_rpc_thread fn = thread_of(id);
+  if (!fn) return 0;
+  scc_rpc_data mine[SCC_RPC_MAX_DATA];
+  copy_inputs_here(data, ndata, mine);
+  for (long i = range.start; i < range.limit; i += range.step) fn(i, mine, ndata, shared, shared_bytes);
+  for (int k = 0; k < ndata; k++) {
+    if (data[k].dir & SCC_RPC_OUT) memcpy(data[k].ptr, mine[k].ptr, data[k].bytes);
+    free(mine[k].ptr);
+  }
+  return 1;
+}
 
 /* ---- the creator ---------------------------------------------------------- */
 
@@ -113,6 +148,19 @@ static int describe(scc_rpc_range range, const scc_rpc_data *data, int ndata, si
   return RCCE_SUCCESS;
 }
 
+/* The create's messages to place: the description, then (by messages) the
+ * input buffers, then the shared value. */
+static int send_family(int place, int id, const void *desc, size_t bytes, const scc_rpc_data *data, int ndata,
+                       void *shared, size_t shared_bytes, int transfer) {
+  /* Remapped: the place reads memory, not this core's caches ([SVP-SCC] sec. III.B). */
+  if (transfer != SCC_RPC_MESSAGES) scc_l2_flush();
+  int rc = svp_send_message(place, RPC_FAMILY, id, desc, bytes);
+  for (int k = 0; rc == RCCE_SUCCESS && transfer == SCC_RPC_MESSAGES && k < ndata; k++)
+    if ((data[k].dir & SCC_RPC_IN) && data[k].bytes) rc = RCCE_send(data[k].ptr, data[k].bytes, place);
+  if (rc == RCCE_SUCCESS && shared_bytes) rc = RCCE_send(shared, shared_bytes, place);
+  return rc;
+}
+
 int scc_rpc_create_family(int place, int id, scc_rpc_range range, const scc_rpc_data *data, int ndata, void *shared,
                           size_t shared_bytes, int transfer, scc_rpc_handle *h) {
   int rc = rcce_check_ue(place, "scc_rpc_create_family");
@@ -126,16 +174,13 @@ int scc_rpc_create_family(int place, int id, scc_rpc_range range, const scc_rpc_
   void *desc = NULL;
   size_t bytes;
   if ((rc = describe(range, data, ndata, shared_bytes, transfer, &desc, &bytes)) != RCCE_SUCCESS) return rc;
-  /* Remapped: the place reads memory, not this core's caches ([SVP-SCC] sec. III.B). */
-  if (transfer != SCC_RPC_MESSAGES) scc_l2_flush();
-  rc = svp_send_message(place, RPC_FAMILY, id, desc, bytes);
+  int unknown_here = 0;
+  if (place == rcce_my_ue()) unknown_here = !run_family_here(id, range, data, ndata, shared, shared_bytes);
+  else rc = send_family(place, id, desc, bytes, data, ndata, shared, shared_bytes, transfer);
   free(desc);
-  for (int k = 0; rc == RCCE_SUCCESS && transfer == SCC_RPC_MESSAGES && k < ndata; k++)
-    if ((data[k].dir & SCC_RPC_IN) && data[k].bytes) rc = RCCE_send(data[k].ptr, data[k].bytes, place);
-  if (rc == RCCE_SUCCESS && shared_bytes) rc = RCCE_send(shared, shared_bytes, place);
   if (rc != RCCE_SUCCESS) return rc;
   struct family_state *f = &families[place];
-  *f = (struct family_state){1, transfer, ndata, {{0}}, shared, shared_bytes};
+  *f = (struct family_state){1, transfer, ndata, unknown_here, {{0}}, shared, shared_bytes};
   if (ndata) memcpy(f->data, data, (size_t)ndata * sizeof *data);
   svp_pending[place] = 1;
   h->place = place;
@@ -143,13 +188,20 @@ int scc_rpc_create_family(int place, int id, scc_rpc_range range, const scc_rpc_
   return RCCE_SUCCESS;
 }
 
+/* The place's answer: its header, then (by messages) the output buffers,
+ * then the shared value. */
+static int receive_family_answer(const struct family_state *f, int place, struct rpc_header *r) {
+  int rc = RCCE_recv((char *)r, sizeof *r, place);
+  for (int k = 0; rc == RCCE_SUCCESS && r->kind == RPC_RESULT && f->transfer == SCC_RPC_MESSAGES && k < f->ndata; k++)
+    if ((f->data[k].dir & SCC_RPC_OUT) && f->data[k].bytes) rc = RCCE_recv(f->data[k].ptr, f->data[k].bytes, place);
+  if (rc == RCCE_SUCCESS && r->kind == RPC_RESULT && f->shared_bytes) rc = RCCE_recv(f->shared, f->shared_bytes, place);
+  return rc;
+}
+
 int svp_sync_family(int place, int id) {
   struct family_state *f = &families[place];
-  struct rpc_header r;
-  int rc = RCCE_recv((char *)&r, sizeof r, place);
-  for (int k = 0; rc == RCCE_SUCCESS && r.kind == RPC_RESULT && f->transfer == SCC_RPC_MESSAGES && k < f->ndata; k++)
-    if ((f->data[k].dir & SCC_RPC_OUT) && f->data[k].bytes) rc = RCCE_recv(f->data[k].ptr, f->data[k].bytes, place);
-  if (rc == RCCE_SUCCESS && r.kind == RPC_RESULT && f->shared_bytes) rc = RCCE_recv(f->shared, f->shared_bytes, place);
+  struct rpc_header r = {f->unknown_here ? RPC_UNKNOWN : RPC_RESULT, id, 0};
+  int rc = place == rcce_my_ue() ? RCCE_SUCCESS : receive_family_answer(f, place, &r);
   f->active = 0;
   svp_pending[place] = 0;
   if (rc != RCCE_SUCCESS) return rc;
@@ -217,7 +269,7 @@ int svp_run_family(int source, int id, const void *description, size_t bytes) {
   }
   if (rc == RCCE_SUCCESS && f->shared_bytes) rc = RCCE_recv((char *)shared, f->shared_bytes, source);
   if (rc != RCCE_SUCCESS) return rc;
-  scc_rpc_thread fn = id >= 0 && id < SCC_RPC_MAX_FUNCTIONS ? threads[id] : NULL;
+  scc_rpc_thread fn = thread_of(id);
   if (!fn) return svp_send_message(source, RPC_UNKNOWN, id, NULL, 0);
   for (long i = f->start; i < f->limit; i += f->step) fn(i, mine, f->ndata, shared, f->shared_bytes);
   if (f->transfer != SCC_RPC_MESSAGES) {

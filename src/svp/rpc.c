@@ -36,13 +36,22 @@ int scc_rpc_register(int id, scc_rpc_fn fn) {
   return RCCE_SUCCESS;
 }
 
+/* Run function id on the arguments: the answer's kind (RPC_UNKNOWN for a
+ * function not registered here) and its result (malloc'ed, or NULL). */
+static int run_function(int id, const void *args, size_t bytes, void **result, size_t *result_size) {
+  scc_rpc_fn fn = id >= 0 && id < SCC_RPC_MAX_FUNCTIONS ? functions[id] : NULL;
+  *result_size = 0;
+  *result = fn ? fn(args, bytes, result_size) : NULL;
+  if (!*result) *result_size = 0;
+  return fn ? RPC_RESULT : RPC_UNKNOWN;
+}
+
 /* Run the create of id from `source` with its arguments, and answer. */
 static int run_create(int source, int id, const void *args, size_t bytes) {
-  if (id < 0 || id >= SCC_RPC_MAX_FUNCTIONS || !functions[id])
-    return svp_send_message(source, RPC_UNKNOWN, id, NULL, 0);
-  size_t result_size = 0;
-  void *result = functions[id](args, bytes, &result_size);
-  int rc = svp_send_message(source, RPC_RESULT, id, result, result ? result_size : 0);
+  void *result;
+  size_t result_size;
+  int kind = run_function(id, args, bytes, &result, &result_size);
+  int rc = svp_send_message(source, kind, id, result, result_size);
   free(result);
   return rc;
 }
@@ -74,6 +83,16 @@ int scc_rpc_serve(int callers, int *served) {
   return rc;
 }
 
+/* A create on the creator's own place: SVP lets a family run where it is
+ * created ([SVP-SCC] sec. II: a create names a place, the default being the
+ * creator's own), so the function runs at once in this UE and its answer
+ * waits here for the sync.  A UE never serves its own creates. */
+static struct {
+  int kind;
+  void *result;
+  size_t bytes;
+} answer_here;
+
 int scc_rpc_create(int place, int id, const void *args, size_t args_size, scc_rpc_handle *h) {
   int rc = rcce_check_ue(place, "scc_rpc_create");
   if (rc != RCCE_SUCCESS) return rc;
@@ -81,12 +100,32 @@ int scc_rpc_create(int place, int id, const void *args, size_t args_size, scc_rp
     return rcce_report(RCCE_ERROR_MULTIPLE_RPC_REQUESTS, "scc_rpc_create",
                        "a create on UE %d is not synced yet (one per place at a time)", place);
   h->place = -1;
-  rc = svp_send_message(place, RPC_CREATE, id, args, args_size);
-  if (rc != RCCE_SUCCESS) return rc;
+  if (place == rcce_my_ue())
+    answer_here.kind = run_function(id, args, args_size, &answer_here.result, &answer_here.bytes);
+  else if ((rc = svp_send_message(place, RPC_CREATE, id, args, args_size)) != RCCE_SUCCESS) return rc;
   svp_pending[place] = 1;
   h->place = place;
   h->id = id;
   return RCCE_SUCCESS;
+}
+
+/* The answer to my create on place: its kind, and the result (malloc'ed). */
+static int take_answer(int place, int *kind, unsigned char **bytes, size_t *size) {
+  if (place == rcce_my_ue()) {
+    *kind = answer_here.kind;
+    *bytes = answer_here.result;
+    *size = answer_here.bytes;
+    answer_here.result = NULL;
+    return RCCE_SUCCESS;
+  }
+  struct rpc_header r;
+  int rc = RCCE_recv((char *)&r, sizeof r, place);
+  *kind = rc == RCCE_SUCCESS ? r.kind : RPC_UNKNOWN;
+  *size = rc == RCCE_SUCCESS ? r.bytes : 0;
+  *bytes = *size ? malloc(*size) : NULL;
+  if (*size && !*bytes) rcce_fatal("scc_rpc_sync", "no memory for a %zu-byte result", *size);
+  if (*size) rc = RCCE_recv((char *)*bytes, *size, place);
+  return rc;
 }
 
 int scc_rpc_sync(scc_rpc_handle *h, void *result, size_t result_max, size_t *result_size) {
@@ -98,28 +137,27 @@ int scc_rpc_sync(scc_rpc_handle *h, void *result, size_t result_max, size_t *res
     if (result_size) *result_size = 0;
     return svp_sync_family(place, h->id);
   }
-  struct rpc_header r;
-  int rc = RCCE_recv((char *)&r, sizeof r, place);
-  if (rc != RCCE_SUCCESS) return rc;
-  unsigned char *bytes = r.bytes ? malloc(r.bytes) : NULL;
-  if (r.bytes && !bytes) rcce_fatal("scc_rpc_sync", "no memory for a %llu-byte result", (unsigned long long)r.bytes);
-  if (r.bytes) rc = RCCE_recv((char *)bytes, r.bytes, place);
+  int kind;
+  unsigned char *bytes;
+  size_t size;
+  int rc = take_answer(place, &kind, &bytes, &size);
   svp_pending[place] = 0;
   h->place = -1;
-  if (rc == RCCE_SUCCESS && r.bytes) memcpy(result, bytes, r.bytes < result_max ? r.bytes : result_max);
+  if (rc == RCCE_SUCCESS && size) memcpy(result, bytes, size < result_max ? size : result_max);
   free(bytes);
-  if (result_size) *result_size = r.bytes;
+  if (result_size) *result_size = size;
   if (rc != RCCE_SUCCESS) return rc;
-  if (r.kind == RPC_UNKNOWN)
+  if (kind == RPC_UNKNOWN)
     return rcce_report(RCCE_ERROR_RPC_NOT_ALLOCATED, "scc_rpc_sync", "UE %d has no function %d registered", place,
                        h->id);
-  if (r.bytes > result_max)
-    return rcce_report(RCCE_ERROR_MESSAGE_LENGTH, "scc_rpc_sync", "result of %llu bytes, room for %zu",
-                       (unsigned long long)r.bytes, result_max);
+  if (size > result_max)
+    return rcce_report(RCCE_ERROR_MESSAGE_LENGTH, "scc_rpc_sync", "result of %zu bytes, room for %zu", size,
+                       result_max);
   return RCCE_SUCCESS;
 }
 
 int scc_rpc_stop(int place) {
   int rc = rcce_check_ue(place, "scc_rpc_stop");
-  return rc != RCCE_SUCCESS ? rc : svp_send_message(place, RPC_STOP, 0, NULL, 0);
+  if (rc != RCCE_SUCCESS || place == rcce_my_ue()) return rc; /* my own creates ran here: nobody to tell */
+  return svp_send_message(place, RPC_STOP, 0, NULL, 0);
 }

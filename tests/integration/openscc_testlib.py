@@ -102,6 +102,13 @@ class Build:
         return dst
 
 
+def skip_python_on_asan(build: Build) -> None:
+    """An AddressSanitizer librcce.so cannot be loaded into an interpreter built without it (its runtime must
+    come first): Python UEs run on the plain build."""
+    if build.asan:
+        pytest.skip("the Python interpreter is not built with AddressSanitizer")
+
+
 def skip_without_memory_hooks(build: Build) -> None:
     if build.asan:
         pytest.skip("the AddressSanitizer build's counted programs have no memory hooks (docs/model.md)")

@@ -113,10 +113,7 @@ EXPECTED = ["ue 1 in order True", "ue 0 peeked b'peek-me' took b'peek-me-then-ta
 
 @pytest.fixture(autouse=True)
 def plain_build(build):
-    """An AddressSanitizer librcce.so cannot be loaded into an interpreter built without it (its runtime must
-    come first): the binding is tested on the plain build."""
-    if build.asan:
-        pytest.skip("the Python interpreter is not built with AddressSanitizer")
+    lib.skip_python_on_asan(build)
 
 
 def run_python(build, scratch, *opts):
@@ -251,6 +248,66 @@ def test_distributed_objects(build, scratch):
     assert sorted(res.out.splitlines()) == [
         "ue 0 counter 40 served 34", "ue 1 served 2", "ue 2 via 10 raised ValueError('no such luck')",
         "ue 3 via 10 raised ValueError('no such luck')"], res
+
+
+REMOTE_MISUSE = textwrap.dedent('''
+    import sys
+
+    import openscc.rcce as rcce
+    from openscc import remote
+
+
+    class Box:
+        def get(self):
+            return 42
+
+        def unpicklable(self):
+            return lambda: 0
+
+
+    def outcome(call):
+        try:
+            return repr(call())
+        except Exception as e:
+            return f"{type(e).__name__}: {e}"
+
+
+    me = rcce.ue()
+    if me == 0:
+        served = remote.serve({"box": Box()})  # until every other UE stopped
+        sys.stdout.write(f"served {served}\\n")
+    elif me == 1:
+        for what, call in [("new form", lambda: remote.proxy("box", ue=0).get()),
+                           ("old form", lambda: remote.proxy(0, "box").get()),
+                           ("no such object", lambda: remote.proxy("bag", ue=0).get()),
+                           ("unpicklable result", lambda: remote.proxy("box", ue=0).unpicklable()),
+                           ("no such method", lambda: remote.proxy("box", ue=0).put()),
+                           ("my own UE", lambda: remote.proxy("box", ue=1)),
+                           ("a UE beyond the job", lambda: remote.proxy("box", ue=3)),
+                           ("stop myself", lambda: remote.stop(1))]:
+            sys.stdout.write(f"{what}: {outcome(call)}\\n")
+        remote.stop(0)
+    else:
+        remote.stop(0)
+''')
+
+
+def test_remote_misuse_gets_clear_errors(build, scratch):
+    """openscc.remote's shape (proxy("name", ue=K), the older proxy(K, "name"), serve until every other UE
+    stopped) and its errors: each raised at the caller, naming the UE, while the server goes on."""
+    res = lib.run_python_ues(build, scratch, REMOTE_MISUSE, 3)
+    assert res.rc == lib.RC_OK, res
+    assert res.out.splitlines() == [
+        "new form: 42", "old form: 42",
+        "no such object: RemoteError: UE 0 serves no object named 'bag' (it serves ['box'])",
+        "unpicklable result: RemoteError: UE 0: the result of box.unpicklable cannot be pickled: "
+        "Can't pickle local object 'Box.unpicklable.<locals>.<lambda>'",
+        "no such method: AttributeError: 'Box' object has no attribute 'put'",
+        "my own UE: ValueError: UE 1 cannot call its own objects through a proxy (it would wait for itself): "
+        "call them directly",
+        "a UE beyond the job: ValueError: UE 3 is not in this job of 3 UEs",
+        "stop myself: ValueError: UE 1 cannot stop itself: stop names a server this UE called",
+        "served 5"], res
 
 
 def test_remote_calls_benchmark_runs(build):

@@ -1,5 +1,5 @@
 /* SVP families (scc_rpc.h): UE 0 creates families on the last UE (the
- * place) over an index range, with input, output and in-out buffers and a
+ * place), and on its own place (where the create runs them), over an index range, with input, output and in-out buffers and a
  * shared channel, each way the data can move (argv[1]: messages, remap or
  * copy); every other UE creates families on the place too, whose threads
  * bump a count the place keeps (an exclusive place runs one family at a
@@ -71,6 +71,28 @@ static void check_errors(int place, int transfer) {
   expect(scc_rpc_sync(&h, NULL, 0, NULL), RCCE_ERROR_RPC_NOT_ALLOCATED, "its sync");
 }
 
+/* A family of squares on place over the indices 3, 7, ..., 19: inputs in,
+ * outputs and in-out buffers back, the shared channel in index order. */
+static void check_squares(int place, int transfer) {
+  scc_rpc_handle h;
+  /* The buffers in private memory, so that every transfer can move them. */
+  long *mem = scc_private_base(), *scale = mem, *sq = mem + 8, *acc = mem + 64, sum = 0;
+  *scale = 3;
+  for (int i = 0; i < 40; i++) sq[i] = -1, acc[i] = 1000 + i;
+  scc_rpc_data data[] = {
+      {scale, sizeof *scale, SCC_RPC_IN}, {sq, 40 * sizeof *sq, SCC_RPC_OUT}, {acc, 40 * sizeof *acc, SCC_RPC_INOUT}};
+  expect(scc_rpc_create_family(place, SQUARES, (scc_rpc_range){3, 20, 4}, data, 3, &sum, sizeof sum, transfer, &h),
+         RCCE_SUCCESS, "scc_rpc_create_family");
+  expect(scc_rpc_sync(&h, NULL, 0, NULL), RCCE_SUCCESS, "scc_rpc_sync");
+  for (long i = 0; i < 40; i++) {
+    int in_range = i >= 3 && i < 20 && (i - 3) % 4 == 0;
+    long want_sq = in_range ? 3 * i * i : 0, want_acc = 1000 + i + (in_range ? i : 0);
+    if (sq[i] != want_sq || acc[i] != want_acc)
+      fail("index %ld: square %ld (want %ld), accumulated %ld (want %ld)", i, sq[i], want_sq, acc[i], want_acc);
+  }
+  if (sum != 38269) fail("the shared channel ends at %ld, expected 38269 (3, 7, 11, 15, 19 in order)", sum);
+}
+
 int RCCE_APP(int argc, char **argv) {
   RCCE_init(&argc, &argv);
   testprog_name = "svp_family";
@@ -86,23 +108,9 @@ int RCCE_APP(int argc, char **argv) {
     scc_rpc_handle h;
     if (me == 0) {
       check_errors(place, transfer);
-      /* The buffers in private memory, so that every transfer can move them. */
-      long *mem = scc_private_base(), *scale = mem, *sq = mem + 8, *acc = mem + 64, sum = 0;
-      *scale = 3;
-      for (int i = 0; i < 40; i++) sq[i] = -1, acc[i] = 1000 + i;
-      scc_rpc_data data[] = {{scale, sizeof *scale, SCC_RPC_IN},
-                             {sq, 40 * sizeof *sq, SCC_RPC_OUT},
-                             {acc, 40 * sizeof *acc, SCC_RPC_INOUT}};
-      expect(scc_rpc_create_family(place, SQUARES, (scc_rpc_range){3, 20, 4}, data, 3, &sum, sizeof sum, transfer, &h),
-             RCCE_SUCCESS, "scc_rpc_create_family");
-      expect(scc_rpc_sync(&h, NULL, 0, NULL), RCCE_SUCCESS, "scc_rpc_sync");
-      for (long i = 0; i < 40; i++) {
-        int in_range = i >= 3 && i < 20 && (i - 3) % 4 == 0;
-        long want_sq = in_range ? 3 * i * i : 0, want_acc = 1000 + i + (in_range ? i : 0);
-        if (sq[i] != want_sq || acc[i] != want_acc)
-          fail("index %ld: square %ld (want %ld), accumulated %ld (want %ld)", i, sq[i], want_sq, acc[i], want_acc);
-      }
-      if (sum != 38269) fail("the shared channel ends at %ld, expected 38269 (3, 7, 11, 15, 19 in order)", sum);
+      check_squares(place, transfer);
+      check_errors(0, transfer); /* my own place: the family runs in the create */
+      check_squares(0, transfer);
     }
     long last = 0;
     for (int k = 0; k < 3; k++) { /* three families of two counting threads each */
