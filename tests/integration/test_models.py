@@ -69,11 +69,12 @@ def test_example_natively(build, command, name, ues):
     assert res.out.splitlines() == [expected(name, ues)], res
 
 
+@pytest.mark.parametrize("ues", [2, 48])
 @pytest.mark.parametrize("name", sorted(EXAMPLES))
-def test_example_in_model_mode(build, command, scratch, name):
-    res = rccerun(build, "-nue", 8, "--model", "scc", "--job-dir", scratch / "job", *command(build, name))
+def test_example_in_model_mode(build, command, scratch, name, ues):
+    res = rccerun(build, "-nue", ues, "--model", "scc", "--job-dir", scratch / "job", *command(build, name))
     assert res.rc == lib.RC_OK, res
-    assert res.out.splitlines() == [expected(name, 8)], res
+    assert res.out.splitlines() == [expected(name, ues)], res
     assert lib.check_summary(scratch / "job" / "summary.json")["chip_totals"]["seconds"] > 0
 
 
