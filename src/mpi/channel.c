@@ -484,6 +484,7 @@ static void receive_round(int src) {
   uint32_t round = m->round_bytes, mask = chan.g.gews_chunks ? m->gews_mask : 0;
   uint64_t packet = m->packet_lo | (uint64_t)m->packet_hi << 32;
   check_meta(src, m, seq, round, packet, mask);
+  if ((round & CHAN_ROUND_COPY) && chan_copy_keep_waiting(src, ews + chan.g.meta_bytes, packet)) return;
   r->packet_bytes = packet;
   if (round & CHAN_ROUND_COPY) {
     receive_rendezvous(src, ews + chan.g.meta_bytes);
@@ -579,9 +580,12 @@ static void rck_post(struct mpi_out_packet *p) {
 /* Read the rounds waiting (round-robin), then write the rounds that can go;
  * with news (chan_tell), of the UEs due only. */
 static int rck_move(void) {
-  if (!chan.news) return chan_poll_senders(round_there, receive_round, NULL) + send_rounds();
-  if (!take_news()) return 0; /* the common empty poll: no sender loop */
-  return chan_poll_senders(round_there, receive_round, chan.due_rx) + send_due();
+  int moved;
+  if (!chan.news) moved = chan_poll_senders(round_there, receive_round, NULL) + send_rounds();
+  else if (!take_news()) return 0; /* the common empty poll: no sender loop */
+  else moved = chan_poll_senders(round_there, receive_round, chan.due_rx) + send_due();
+  chan.take_waiting = 0;
+  return moved;
 }
 
 /* Asked when p's buffers go back to the caller: a single copy its receiver

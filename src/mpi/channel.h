@@ -81,6 +81,10 @@ struct mpi_channel_sink {
                   struct mpi_in_target *t);
   /* The packet's last payload byte has been copied into t (or discarded). */
   void (*complete)(void *arg, int src, struct mpi_in_target *t);
+  /* Whether a packet with this header would land in a receive posted now
+   * (or needs none); may be NULL.  A single copy nobody wants yet waits a
+   * while in its EWS (channel_copy.c, "Rendezvous kept waiting"). */
+  int (*wanted)(void *arg, int src, const unsigned char header[MPI_PACKET_HEADER], uint64_t payload_bytes);
   void *arg;
 };
 
@@ -90,6 +94,11 @@ int mpi_channel_open(struct hw_job *job, int ue, enum mpi_channel_kind kind, con
                      char *err, size_t errlen);
 /* Close it (every queued packet should have completed). */
 void mpi_channel_close(void);
+
+/* The single copies kept waiting for a receive (sink.wanted) are taken at
+ * the next progress call, wanted or not: a probe looks at arrived messages
+ * only (the provider's FI_PEEK). */
+void mpi_channel_take_waiting(void);
 
 /* Queue p behind the packets already queued for p->dest and start moving it. */
 void mpi_channel_post(struct mpi_out_packet *p);

@@ -34,6 +34,7 @@
 #include <unistd.h>
 
 #include "../hw/peer_copy.h"
+#include "../hw/trace.h"
 #include "../hw/wait.h"
 #include "channel_internal.h"
 
@@ -193,6 +194,40 @@ uint8_t chan_copy_pull(int src, const unsigned char *desc, struct chan_rx *r) {
   if (n < 0 || hw_peer_copyv(owner, r->t.iov, r->t.iov_count, theirs, (size_t)n, 0) != 0) return CHAN_COPY_REFUSED;
   return CHAN_COPY_DONE;
 }
+
+/* Rendezvous kept waiting.  A rendezvous that no posted receive wants yet
+ * (its MPI receive not posted: in a ping-pong, the reply often arrives while
+ * the rank still waits for its own send to complete) would be copied into
+ * an unexpected-message buffer now and into the receive later: twice the
+ * bytes, as an MPI library's own rendezvous avoids (Open MPI's vader keeps
+ * only the header of an unexpected rendezvous and copies once the receive
+ * is posted).  So it stays unconsumed in its EWS, and is asked about again
+ * at every pass, for at most about as long as its copy would take
+ * (WAITING_BYTES_PER_NS, a single copy's rate on the reference host: so
+ * waiting never costs more than the second copy it may save); then, or when
+ * a probe asks for arrived messages (mpi_channel_take_waiting), it is taken
+ * as any other.  Bounded, because the sender's later packets queue behind
+ * it: a receiver may want one of those first. */
+#define WAITING_BYTES_PER_NS 8
+
+int chan_copy_keep_waiting(int src, const unsigned char *header, uint64_t packet_bytes) {
+  struct chan_rx *r = &chan.rx[src];
+  uint64_t payload = packet_bytes - MPI_PACKET_HEADER;
+  if (chan.take_waiting || !chan.sink.wanted || chan.sink.wanted(chan.sink.arg, src, header, payload)) {
+    r->waiting_since_ns = 0;
+    return 0;
+  }
+  uint64_t now = hw_trace_monotonic_ns();
+  if (!r->waiting_since_ns) r->waiting_since_ns = now;
+  else if (now - r->waiting_since_ns >= payload / WAITING_BYTES_PER_NS) {
+    r->waiting_since_ns = 0;
+    return 0;
+  }
+  if (chan.news) chan_ue_set(chan.due_rx, src); /* asked about again at the next pass */
+  return 1;
+}
+
+void mpi_channel_take_waiting(void) { chan.take_waiting = 1; }
 
 /* Whether the receiver of t's rendezvous published its status (its
  * receive sequence; it rings my doorbell after publishing it). */

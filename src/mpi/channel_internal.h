@@ -80,6 +80,7 @@ struct chan_rx {
   unsigned char header[MPI_PACKET_HEADER];
   struct mpi_in_target t;
   size_t iov_index, iov_offset;
+  uint64_t waiting_since_ns; /* a single copy nobody wants yet kept in the EWS since (0: none) */
 };
 
 /* A protocol engine's operations, chosen once when the channel opens
@@ -123,7 +124,8 @@ struct chan_state {
   int in_engine;                                /* inside progress or post: callbacks may post, not recurse */
   int next_poll;                                /* the sender whose EWS is polled first (round-robin) */
   struct mpi_ue_shared *stats;
-  int copy_ok; /* large payloads may go by single copy (channel_copy.c) */
+  int copy_ok;      /* large payloads may go by single copy (channel_copy.c) */
+  int take_waiting; /* take the single copies kept waiting at this pass (mpi_channel_take_waiting) */
   /* The news shortcut (channel.c, chan_tell): the job's mpi.ue blocks (an
    * array), whether this channel uses them, and the UEs whose rounds (rx)
    * or queues (tx) its next pass must look at (news taken, a packet posted
@@ -225,6 +227,10 @@ void chan_copy_open(void);
 /* Sender: whether p goes by single copy; its descriptor, into `to`. */
 int chan_copy_wanted(const struct mpi_out_packet *p);
 void chan_copy_describe(const struct mpi_out_packet *p, unsigned char *to);
+/* Receiver: whether the single-copy rendezvous from src whose header is at
+ * `header` stays in its EWS for now (nobody wants it yet: copied now, its
+ * payload would be copied twice). */
+int chan_copy_keep_waiting(int src, const unsigned char *header, uint64_t packet_bytes);
 /* Receiver: copy the payload of the packet from src described at `desc`
  * into r's target once it claimed it; CHAN_COPY_DONE, CHAN_COPY_REFUSED (the
  * kernel refused or failed) or CHAN_COPY_WITHDRAWN. */

@@ -109,4 +109,17 @@ void prov_arrivals_abandon(struct prov_ep *ep) {
   }
 }
 
-const struct mpi_channel_sink prov_sink = {.arrived = arrived, .complete = complete, .arg = NULL};
+/* A message a posted receive would take now, or a packet that needs none
+ * (one-sided; for an endpoint gone): the channel keeps a single copy nobody
+ * wants yet waiting a while (channel.h). */
+static int wanted(void *arg, int src, const unsigned char header[MPI_PACKET_HEADER], uint64_t payload_bytes) {
+  (void)arg;
+  struct prov_hdr h;
+  memcpy(&h, header, sizeof h);
+  if (h.op != PROV_OP_MSG && h.op != PROV_OP_TAGGED) return 1;
+  h.len = payload_bytes;
+  const struct prov_ep *ep = h.dst_ep < PROV_MAX_EP ? prov_g.eps[h.dst_ep] : NULL;
+  return !ep || prov_posted_wants(ep, &h, src);
+}
+
+const struct mpi_channel_sink prov_sink = {.arrived = arrived, .complete = complete, .wanted = wanted, .arg = NULL};

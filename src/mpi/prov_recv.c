@@ -90,6 +90,12 @@ struct prov_rx *prov_match_posted(struct prov_ep *ep, const struct prov_hdr *h, 
   return NULL;
 }
 
+int prov_posted_wants(const struct prov_ep *ep, const struct prov_hdr *h, int src_ue) {
+  for (const struct prov_rx *rx = ep->posted[h->op == PROV_OP_TAGGED].head; rx; rx = rx->next)
+    if (rx_matches(rx, h, src_ue) && (!(rx->flags & FI_MULTI_RECV) || h->len <= multi_left(rx))) return 1;
+  return 0;
+}
+
 void prov_delivery_for(struct prov_ep *ep, struct prov_rx *rx, uint64_t len, struct prov_delivery *d) {
   d->rx = rx;
   if (!(rx->flags & FI_MULTI_RECV)) {
@@ -211,6 +217,7 @@ static void report_peek(struct prov_ep *ep, const struct prov_rx *rx, const stru
 /* FI_PEEK (with FI_CLAIM or FI_DISCARD): look at the unexpected messages only. */
 static void peek(struct prov_ep *ep, struct prov_rx *rx) {
   struct prov_unexp *u = find_unexpected(ep, rx);
+  if (!u) mpi_channel_take_waiting(); /* a single copy kept waiting has arrived too: the next peek sees it */
   report_peek(ep, rx, u);
   if (u && (rx->flags & FI_DISCARD)) unexpected_drop(ep, u);
   else if (u && (rx->flags & FI_CLAIM)) {

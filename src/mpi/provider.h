@@ -277,6 +277,9 @@ void prov_delivery_for(struct prov_ep *ep, struct prov_rx *rx, uint64_t len, str
 void prov_delivery_done(struct prov_ep *ep, struct prov_delivery *d, const struct prov_hdr *h, int src_ue);
 /* The first posted receive that matches a message, or NULL. */
 struct prov_rx *prov_match_posted(struct prov_ep *ep, const struct prov_hdr *h, int src_ue);
+/* Whether a posted receive would take the message now (prov_match_posted
+ * without its side effects: no multi-receive buffer is released). */
+int prov_posted_wants(const struct prov_ep *ep, const struct prov_hdr *h, int src_ue);
 /* Copy len bytes into an iov from byte `offset` of it on; returns how many fitted. */
 uint64_t prov_iov_copy_in(const struct iovec *iov, size_t count, uint64_t offset, const void *src, uint64_t len);
 /* Cancel the posted receive with context ctx: 0 or -FI_ENOENT. */

@@ -183,7 +183,7 @@ static int open_ue(const struct scenario *sc, int fd, int me, struct hw_job *job
   if (timing_init(job, me) != 0) return fprintf(stderr, "UE %d: timing_init failed\n", me), 4;
   timing_record_init(job, me);
   hw_ue(job, me)->pid = (int32_t)getpid(); /* as the provider records it (prov_job.c): single copy checks it */
-  struct mpi_channel_sink sink = {arrived, complete, NULL};
+  struct mpi_channel_sink sink = {.arrived = arrived, .complete = complete};
   if (mpi_channel_open(job, me, sc->kind, &sink, err, sizeof err) != 0)
     return fprintf(stderr, "UE %d: %s\n", me, err), 3;
   ue.sc = sc;
@@ -672,7 +672,7 @@ static void test_geometry(void) {
 static void test_open_errors(void) {
   struct hw_job job;
   char err[512];
-  struct mpi_channel_sink sink = {arrived, complete, NULL};
+  struct mpi_channel_sink sink = {.arrived = arrived, .complete = complete};
   if (make_job("2x1x2:128", 4, 0, &job) != 0) {
     CHECK(0);
     return;
@@ -722,7 +722,7 @@ static void test_idle_shows_blocked(void) {
   if (pid == 0) {
     struct hw_job mine;
     char err[256];
-    struct mpi_channel_sink sink = {arrived, complete, NULL};
+    struct mpi_channel_sink sink = {.arrived = arrived, .complete = complete};
     alarm(60);
     if (hw_job_attach(job.fd, &mine, err, sizeof err) != 0 ||
         mpi_channel_open(&mine, 1, MPI_CHANNEL_RCKMPI, &sink, err, sizeof err) != 0)
