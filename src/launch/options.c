@@ -267,6 +267,15 @@ static int check_mpi_channel(struct launch_options *o) {
   return 0;
 }
 
+/* An MPI job's channel must fit the MPB of the chip's cores for all its UEs
+ * (spare UEs and copy cores included): checked before any rank starts. */
+static int check_mpi_fits(const struct launch_options *o) {
+  if (o->mpi == LAUNCH_MPI_NONE) return 0;
+  if (mpi_channel_fits((enum mpi_channel_kind)o->job.set.mpi_channel, &o->job.chip, o->job.nue, err, sizeof err))
+    return launch_fail("%s", err);
+  return 0;
+}
+
 /* A LUT maps 256 frames of 16 MB (scc_lut.h): more private memory could not
  * be reached. */
 static int check_private_size(const struct launch_options *o) {
@@ -285,6 +294,7 @@ int launch_parse(int argc, char **argv, struct launch_options *o) {
   if (launch_option_environment(o) || check_mpi_channel(o) || check_private_size(o)) return -1;
   if (o->job.nue == 0) return launch_fail("missing -nue N");
   if (prog >= argc) return launch_fail("missing the program to run");
-  if (load_chip(o) || place_ues(o) || add_spare_ues(o) || add_copy_cores(o) || set_clock(o)) return -1;
+  if (load_chip(o) || place_ues(o) || add_spare_ues(o) || add_copy_cores(o) || set_clock(o) || check_mpi_fits(o))
+    return -1;
   return find_program(argv, prog, o);
 }

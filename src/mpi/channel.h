@@ -100,6 +100,11 @@ void mpi_channel_close(void);
  * only (the provider's FI_PEEK). */
 void mpi_channel_take_waiting(void);
 
+/* 0 when the channel's MPB layout fits `nue` UEs on `chip`, else -1 with
+ * the reason in err (as mpi_channel_open would give it). */
+struct chip_desc;
+int mpi_channel_fits(enum mpi_channel_kind kind, const struct chip_desc *chip, int nue, char *err, size_t errlen);
+
 /* Queue p behind the packets already queued for p->dest and start moving it. */
 void mpi_channel_post(struct mpi_out_packet *p);
 /* Move what can move now: write rounds to free EWSs, read arrived rounds.

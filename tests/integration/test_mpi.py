@@ -63,6 +63,27 @@ def test_stress_48_ranks(build, mpi, scratch):
     assert "stress: OK (48 ranks, up to 65536 bytes)" in res.out, res
 
 
+@pytest.mark.parametrize("nranks, channel", [(64, "rckmpi"), (96, "rckmpi-original")])
+def test_stress_across_two_boards(build, mpi, scratch, nranks, channel):
+    """[SCC-2BOARD]'s one MPI session over two boards on one host (rccerun --boards 2): every byte between
+    the boards through the other board's MPB; the stress program checks what arrives."""
+    only_release(build)
+    prog = mpi_program(mpi, "stress", scratch)
+    res = run_mpi(build, mpi, nranks, "--boards", 2, "--mpi-channel", channel, prog, 65536, timeout=600)
+    assert res.rc == lib.RC_OK, res
+    assert f"stress: OK ({nranks} ranks, up to 65536 bytes)" in res.out, res
+
+
+@pytest.mark.parametrize("channel, needs", [("rckmpi", 10240), ("sccmpich", 9280)])
+def test_a_channel_that_cannot_fit_is_refused_before_any_rank_starts(build, mpi, scratch, channel, needs):
+    """96 UEs on two boards: the rckmpi and sccmpich layouts need more than the SCC's 8 KB of MPB per core;
+    rccerun says so once, with the remedy, and starts nothing (no rank prints the provider's error)."""
+    res = run_mpi(build, mpi, 96, "--boards", 2, "--mpi-channel", channel, mpi_program(mpi, "stress", scratch))
+    assert res.rc == lib.RC_USAGE, res
+    assert res.err.startswith(f"rccerun: the {channel} channel needs {needs} bytes of MPB per core for 96 UEs"), res
+    assert "openscc provider" not in res.err and res.out == "", res
+
+
 def test_stress_4_mib(build, mpi, scratch):
     prog = mpi_program(mpi, "stress", scratch)
     res = run_mpi(build, mpi, 2, prog, 4 << 20)
