@@ -1,7 +1,9 @@
 /* What the provider offers (fi_getinfo) and its entry point fi_prov_ini,
  * the only symbol the shared object exports (docs/mpi-provider.md). */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <rdma/providers/fi_log.h>
 
@@ -130,12 +132,29 @@ static void fill_attrs(struct fi_info *fi, const struct fi_info *h) {
   fi->fabric_attr->prov_version = PROV_VERSION;
 }
 
+/* A process that rccerun's MPI launch started (FI_PROVIDER names this
+ * provider: rccerun --mpi sets it for the whole launch) but not as a UE: an
+ * MPI_Comm_spawn child with no spare UE to run on (MPICH's hydra starts it
+ * itself).  Its MPI library's own error says only that no provider was
+ * found, so the reason goes to stderr, once. */
+static void not_a_ue_of_the_job(void) {
+  static int said;
+  const char *named = getenv("FI_PROVIDER");
+  if (said || !named || strcmp(named, PROV_NAME) != 0) return;
+  said = 1;
+  fprintf(stderr,
+          "openscc provider: process %d runs inside an rccerun --mpi job but is none of its UEs: a process "
+          "MPI_Comm_spawn starts needs a spare UE (rccerun --mpi-spawn-ues N)\n",
+          (int)getpid());
+}
+
 static int prov_getinfo(uint32_t version, const char *node, const char *service, uint64_t flags,
                         const struct fi_info *hints, struct fi_info **info) {
   /* Only a UE of a job started by rccerun --mpi can use the MPB; elsewhere
    * the provider stays out of the way (libfabric's log shows why). */
   if (!getenv("OPENSCC_SHM_FD") || !getenv("OPENSCC_UE")) {
     FI_WARN(&prov_provider, FI_LOG_CORE, "openscc provider: not started by rccerun --mpi\n");
+    not_a_ue_of_the_job();
     return -FI_ENODATA;
   }
   if (hints && hints_refused(hints)) return -FI_ENODATA;

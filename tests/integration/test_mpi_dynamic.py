@@ -96,6 +96,20 @@ def test_mpich_spawn_beyond_the_spare_ues_ends_the_job(build, scratch):
     assert "spawn_parent: OK" not in res.out, res
 
 
+def test_mpich_spawn_without_spare_ues_says_why(build, scratch):
+    """Without --mpi-spawn-ues, hydra starts the child itself, outside any UE: the provider tells it why it
+    cannot serve (MPICH's own error says only that no provider was found), and the job fails."""
+    require(build, "mpich")
+    parent, child = build_spawn_programs("mpich", scratch)
+    res = lib.rccerun(build, "--mpi", "mpich", "-nue", 1, "--timeout", 60, parent, 1, 1000, child, timeout=100)
+    # Either hydra ends the job for the child's abort first, or rccerun sees the parent wait for ever.
+    assert res.rc in (lib.RC_UE_FAILED, lib.RC_DEADLOCK), res
+    assert any(re.fullmatch(r"openscc provider: process \d+ runs inside an rccerun --mpi job but is none of its UEs: "
+                            r"a process MPI_Comm_spawn starts needs a spare UE \(rccerun --mpi-spawn-ues N\)", ln)
+               for ln in res.err_lines), res
+    assert "spawn_parent: OK" not in res.out, res
+
+
 @pytest.mark.parametrize("mpi_name, nranks", [("openmpi", 2), ("openmpi", 4), ("mpich", 2), ("mpich", 4), ("mpich", 8)])
 def test_connect_accept(build, scratch, mpi_name, nranks):
     """Two halves of a job: one opens a port and accepts, the other connects; data intact over the
