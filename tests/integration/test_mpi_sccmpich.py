@@ -81,14 +81,16 @@ def test_stress_with_no_room_for_eager_slots(build, mpi, scratch):
 
 
 def test_layout_that_does_not_fit_fails_the_job(build, mpi, scratch):
-    """11 UEs on a 1 KB MPB: 1056 bytes of flags alone; the job fails with the channel's reason."""
+    """11 UEs on a 1 KB MPB: 1056 bytes of flags alone; rccerun refuses the job with the channel's reason
+    before any rank starts."""
     prog = mpi_program(mpi, "stress", scratch)
     res = test_mpi.run_mpi(build, mpi, 11, "--chip", small_mpb_chip(scratch), "--mpi-channel", "sccmpich",
                            "--timeout", 120, prog, 1024)
-    assert res.rc == lib.RC_UE_FAILED, res
-    assert ("the sccmpich channel needs 1120 bytes of MPB per core for 11 UEs (96 bytes of flags per UE and a "
-            "2-line rendezvous buffer); this chip has 1024; use fewer UEs or a chip with a larger MPB") in res.err, res
-    assert "stress: OK" not in res.out, res
+    assert res.rc == lib.RC_USAGE, res
+    assert res.err.startswith(
+        "rccerun: the sccmpich channel needs 1120 bytes of MPB per core for 11 UEs (96 bytes of flags per UE and a "
+        "2-line rendezvous buffer); this chip has 1024; use fewer UEs or a chip with a larger MPB"), res
+    assert res.out == "", res
 
 
 @pytest.mark.parametrize("scenario, gone", [("owner-finishes", "finished"), ("owner-exits", "exited")])
