@@ -52,6 +52,19 @@ int scc_rpc_sync(scc_rpc_handle *h, void *result, size_t result_max, size_t *res
 /* This UE makes no more creates on place. */
 int scc_rpc_stop(int place);
 
+/* Kill the family under way for h ([SVP-SCC] sec. II: SVP's kill action,
+ * which terminates an execution asynchronously): returns at once; the
+ * place runs no thread of the family after it has seen the kill (it looks
+ * between threads), and scc_rpc_sync then returns SCC_RPC_KILLED, the
+ * outputs and the shared value as the threads that ran left them.  A
+ * family that ended first, a plain create (already running when its create
+ * returned) and a create on the creator's own place (run inside the
+ * create) end as usual: their sync returns RCCE_SUCCESS.  A handle with no
+ * create under way is RCCE_ERROR_NO_ACTIVE_RPC_REQUEST; a second kill of
+ * one create does nothing. */
+int scc_rpc_kill(scc_rpc_handle *h);
+#define SCC_RPC_KILLED 1 /* scc_rpc_sync: the family was killed (not an error) */
+
 /* --- Families ([SVP-SCC] sec. II; docs/svp.md "Families") ---------------
  * One create starts a family of threads on a place, one per index of a
  * range, all running one registered thread function in index order (a

@@ -192,9 +192,11 @@ int scc_rpc_create_family(int place, int id, scc_rpc_range range, const scc_rpc_
  * then the shared value. */
 static int receive_family_answer(const struct family_state *f, int place, struct rpc_header *r) {
   int rc = RCCE_recv((char *)r, sizeof *r, place);
-  for (int k = 0; rc == RCCE_SUCCESS && r->kind == RPC_RESULT && f->transfer == SCC_RPC_MESSAGES && k < f->ndata; k++)
+  int ran = r->kind == RPC_RESULT || r->kind == RPC_KILLED; /* RPC_UNKNOWN: nothing follows */
+  for (int k = 0; rc == RCCE_SUCCESS && ran && f->transfer == SCC_RPC_MESSAGES && k < f->ndata; k++)
     if ((f->data[k].dir & SCC_RPC_OUT) && f->data[k].bytes) rc = RCCE_recv(f->data[k].ptr, f->data[k].bytes, place);
-  if (rc == RCCE_SUCCESS && r->kind == RPC_RESULT && f->shared_bytes) rc = RCCE_recv(f->shared, f->shared_bytes, place);
+  if (rc == RCCE_SUCCESS && ran && f->shared_bytes) rc = RCCE_recv(f->shared, f->shared_bytes, place);
+  if (rc == RCCE_SUCCESS) rc = svp_kill_taken(place);
   return rc;
 }
 
@@ -208,7 +210,7 @@ int svp_sync_family(int place, int id) {
   if (r.kind == RPC_UNKNOWN)
     return rcce_report(RCCE_ERROR_RPC_NOT_ALLOCATED, "scc_rpc_sync", "UE %d has no thread function %d registered",
                        place, id);
-  return RCCE_SUCCESS;
+  return r.kind == RPC_KILLED ? SCC_RPC_KILLED : RCCE_SUCCESS;
 }
 
 /* ---- the place --------------------------------------------------------------- */
@@ -271,13 +273,15 @@ int svp_run_family(int source, int id, const void *description, size_t bytes) {
   if (rc != RCCE_SUCCESS) return rc;
   scc_rpc_thread fn = thread_of(id);
   if (!fn) return svp_send_message(source, RPC_UNKNOWN, id, NULL, 0);
-  for (long i = f->start; i < f->limit; i += f->step) fn(i, mine, f->ndata, shared, f->shared_bytes);
+  int killed = 0; /* looked for before each thread (kill.c) */
+  for (long i = f->start; i < f->limit && !(killed = svp_kill_arrived(source)); i += f->step)
+    fn(i, mine, f->ndata, shared, f->shared_bytes);
   if (f->transfer != SCC_RPC_MESSAGES) {
     scc_l2_flush(); /* my results reach memory before the creator's copies are made from it */
     for (int k = 0; k < f->ndata; k++)
       if ((d[k].dir & SCC_RPC_OUT) && d[k].bytes) move_remapped(mine[k].ptr, d[k].offset, d[k].bytes, f->transfer, 1);
   }
-  rc = svp_send_message(source, RPC_RESULT, id, NULL, 0);
+  rc = svp_send_message(source, killed ? RPC_KILLED : RPC_RESULT, id, NULL, 0);
   for (int k = 0; rc == RCCE_SUCCESS && f->transfer == SCC_RPC_MESSAGES && k < f->ndata; k++)
     if ((d[k].dir & SCC_RPC_OUT) && d[k].bytes) rc = RCCE_send(mine[k].ptr, d[k].bytes, source);
   if (rc == RCCE_SUCCESS && f->shared_bytes) rc = RCCE_send((char *)shared, f->shared_bytes, source);

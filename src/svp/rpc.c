@@ -71,6 +71,7 @@ int scc_rpc_serve(int callers, int *served) {
                  (unsigned long long)h.bytes, source);
     if (h.bytes) rc = RCCE_recv(args, h.bytes, source);
     if (rc == RCCE_SUCCESS && h.kind == RPC_STOP) stopped++;
+    else if (rc == RCCE_SUCCESS && h.kind == RPC_KILL) continue; /* for a create that had ended (kill.c) */
     else if (rc == RCCE_SUCCESS && h.kind == RPC_CREATE && (rc = run_create(source, h.id, args, h.bytes)) == 0) runs++;
     else if (rc == RCCE_SUCCESS && h.kind == RPC_FAMILY && (rc = svp_run_family(source, h.id, args, h.bytes)) == 0)
       runs++;
@@ -141,6 +142,7 @@ int scc_rpc_sync(scc_rpc_handle *h, void *result, size_t result_max, size_t *res
   unsigned char *bytes;
   size_t size;
   int rc = take_answer(place, &kind, &bytes, &size);
+  if (rc == RCCE_SUCCESS) rc = svp_kill_taken(place);
   svp_pending[place] = 0;
   h->place = -1;
   if (rc == RCCE_SUCCESS && size) memcpy(result, bytes, size < result_max ? size : result_max);

@@ -9,7 +9,7 @@
 #include "../rcce/rcce_iface.h"
 #include "scc_rpc.h"
 
-enum rpc_kind { RPC_CREATE = 1, RPC_RESULT, RPC_UNKNOWN, RPC_STOP, RPC_FAMILY };
+enum rpc_kind { RPC_CREATE = 1, RPC_RESULT, RPC_UNKNOWN, RPC_STOP, RPC_FAMILY, RPC_KILL, RPC_KILLED };
 
 /* Every message of the protocol starts with this (rpc.c's comment). */
 struct rpc_header {
@@ -28,5 +28,12 @@ int svp_send_message(int dest, enum rpc_kind kind, int id, const void *payload, 
 int svp_run_family(int source, int id, const void *description, size_t bytes);
 int svp_family_pending(int place);
 int svp_sync_family(int place, int id);
+
+/* kill.c: the place, between a family's threads: whether its creator
+ * `source` killed it (the kill is taken); the creator, once the answer to
+ * its create on place is in: its kill, if it sent one, taken by the place
+ * (the place's next message from it). */
+int svp_kill_arrived(int source);
+int svp_kill_taken(int place);
 
 #endif

@@ -18,6 +18,19 @@ def test_creates_syncs_and_errors(build, compile_program):
                                             "svp: OK"], res
 
 
+def test_kill(build, compile_program):
+    """SVP's kill (docs/svp.md "Kill"): a family of 1000 slow threads killed at once stops early and its sync
+    says SCC_RPC_KILLED; the place then serves the next family in full; a plain create and creates on the
+    creator's own place run to their end; a second kill does nothing; a kill without a create is
+    RCCE_ERROR_NO_ACTIVE_RPC_REQUEST."""
+    res = rccerun(build, "-nue", 2, compile_program(build, "svp_kill"))
+    assert res.rc == lib.RC_OK, res
+    lines = res.out.splitlines()
+    assert len(lines) == 2 and lines[1] == "svp_kill: OK", res
+    ran = int(re.fullmatch(r"svp_kill: killed after (\d+) of 1000 threads", lines[0])[1])
+    assert ran < 1000, res
+
+
 @pytest.mark.parametrize("ues", [2, 3, 9])
 def test_matrix_multiply_over_places(build, ues):
     res = rccerun(build, "-nue", ues, build.dir / "apps" / "svp_matmul", 64)
