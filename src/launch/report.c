@@ -26,7 +26,10 @@ static void describe_wait(FILE *f, const struct hw_job *job, const struct hw_wai
   char peer[64] = "";
   if (w->peer >= 0 && w->peer < (int)job->hdr->nue) report_ue_name(peer, sizeof peer, job, w->peer);
   switch (w->kind) {
-    case HW_WAIT_RECV: fprintf(f, "blocked in RCCE_recv, waiting for data from %s", peer); break;
+    case HW_WAIT_RECV:
+      if (w->peer < 0) fprintf(f, "blocked in a receive from any UE (iRCCE_ANY_SOURCE), waiting for data");
+      else fprintf(f, "blocked in RCCE_recv, waiting for data from %s", peer);
+      break;
     case HW_WAIT_SEND: fprintf(f, "blocked in RCCE_send, waiting for %s to receive", peer); break;
     case HW_WAIT_LOCK: fprintf(f, "blocked in RCCE_acquire_lock, waiting for the lock of %s", peer); break;
     case HW_WAIT_FLAG:

@@ -136,6 +136,15 @@ def test_deadlock_after_unrelated_wakeup(build, compile_program):
     ], res
 
 
+def test_deadlock_in_a_receive_from_any_ue(build, compile_program):
+    res = crash(build, compile_program, "any_source_deadlock", nue=2)
+    assert res.rc == lib.RC_DEADLOCK, res
+    assert report(res, DEADLOCK) == [
+        f"  {name(0)}: blocked in a receive from any UE (iRCCE_ANY_SOURCE), waiting for data",
+        f"  {name(1)}: blocked in a barrier of communicator #0 (2 UEs: 0 1), 1 of 2 arrived",
+    ], res
+
+
 def test_deadlock_two_ues(build, compile_program):
     res = crash(build, compile_program, "deadlock", nue=2)
     assert res.rc == lib.RC_DEADLOCK, res

@@ -38,15 +38,36 @@ def test_matrix_multiply_over_places(build, ues):
     assert f"svp_matmul: n 64, {ues - 1} places," in res.out and "svp_matmul: OK" in res.out, res
 
 
-def test_matrix_multiply_in_model_mode_scales_with_places(build):
-    """Counted build: the family's virtual time falls as places are added (the product's O(n^3) work is
-    split; O(n^2) travels)."""
+def test_matrix_multiply_in_model_mode_follows_the_decomposition(build):
+    """Counted build: one decomposition step makes eight products ([SVP-SCC] Fig. 2), handed out round-robin:
+    4 places take two each and are about twice as fast as 2; a fifth place leaves two rounds and gains
+    nothing; 8 places take one each and are about twice as fast as 4 (the O(n^2) data and the additions on
+    UE 0 keep the gains below 2)."""
     seconds = {}
-    for ues in (2, 5):
-        res = rccerun(build, "-nue", ues, "--model", "scc", build.dir / "model-apps" / "svp_matmul", 96)
+    for places in (2, 4, 5, 8):
+        res = rccerun(build, "-nue", places + 1, "--model", "scc", build.dir / "model-apps" / "svp_matmul", 96)
         assert res.rc == lib.RC_OK and "svp_matmul: OK" in res.out, res
-        seconds[ues - 1] = float(re.search(r"places, (\S+) seconds", res.out)[1])
-    assert seconds[4] < seconds[1] / 2, seconds
+        seconds[places] = float(re.search(r"places, (\S+) seconds", res.out)[1])
+    assert 1.5 < seconds[2] / seconds[4] < 2.05 and 1.5 < seconds[4] / seconds[8] < 2.05, seconds
+    assert 0.95 < seconds[4] / seconds[5] < 1.1, seconds
+
+
+@pytest.mark.parametrize("ues, steps", [(2, 2), (10, 2), (5, 3)])
+def test_matrix_multiply_in_several_steps(build, ues, steps):
+    """Two and three decomposition steps (64 and 512 products, Fig. 6's benchmark) over 1, 9 and 4 places."""
+    res = rccerun(build, "-nue", ues, build.dir / "apps" / "svp_matmul", 64, "messages", steps)
+    assert res.rc == lib.RC_OK, res
+    assert f"seconds (messages, {steps} steps)" in res.out and "svp_matmul: OK" in res.out, res
+
+
+def test_matrix_multiply_locally_and_its_errors(build):
+    """The local baseline runs on one UE; a size the steps cannot split, an unknown way, and too little
+    private memory for remap are refused with the usage."""
+    res = rccerun(build, "-nue", 1, build.dir / "apps" / "svp_matmul", 64, "local")
+    assert res.rc == lib.RC_OK and "0 places" in res.out and "svp_matmul: OK" in res.out, res
+    for args, opts in (((66, "messages", 2), ()), ((64, "sideways"), ()), ((64,), ()), ((256, "remap"), ("--private-size", "1M"))):
+        res = rccerun(build, "-nue", 1 if args == (64,) else 2, *opts, build.dir / "apps" / "svp_matmul", *args)
+        assert res.rc == lib.RC_UE_FAILED and "svp_matmul: needs 2..N UEs (1 for local)" in res.err, (args, res)
 
 
 @pytest.mark.parametrize("ues, way, opts", [(2, "messages", []), (4, "messages", []), (4, "remap", []),
@@ -65,7 +86,7 @@ def test_families(build, compile_program, ues, way, opts):
 @pytest.mark.parametrize("way, opts", [("messages", []), ("remap", []), ("copy", ["--copy-cores", "4"])])
 def test_matrix_multiply_each_way(build, way, opts):
     res = rccerun(build, "-nue", 4, *opts, build.dir / "apps" / "svp_matmul", 96, way)
-    assert res.rc == lib.RC_OK and "3 places, " in res.out and f"seconds ({way})" in res.out, res
+    assert res.rc == lib.RC_OK and "3 places, " in res.out and f"seconds ({way}, 1 step)" in res.out, res
     assert "svp_matmul: OK" in res.out, res
 
 

@@ -12,6 +12,7 @@
  *   exit_status      UE 2 exits with status 3; the others wait in RCCE_recv from UE 2
  *   before_init      UE 1 exits with status 5 before RCCE_init; the others wait in RCCE_init
  *   deadlock         UE 0 and UE 1 both RCCE_recv from each other; the others are in RCCE_finalize
+ *   any_source_deadlock  UE 0 waits in an iRCCE receive from any UE; the others are in RCCE_finalize
  *   deadlock_rung    like deadlock, but after UE 0 is asleep, UE 2 sends it a message it does
  *                    not wait for: the flag write wakes UE 0, which goes back to sleep
  *   barrier_deadlock UE 0 skips a barrier the others enter, then waits in RCCE_recv from UE 1
@@ -36,6 +37,7 @@
 #include <unistd.h>
 
 #include "RCCE.h"
+#include "iRCCE.h"
 
 /* What RCCE_init becomes under -DGORY (RCCE.h renames it). */
 int RCCE_init_gory(int *argc, char ***argv);
@@ -110,6 +112,9 @@ int RCCE_APP(int argc, char **argv) {
   } else if (strcmp(mode, "deadlock") == 0) {
     if (me == 0) recv_from(1);
     if (me == 1) recv_from(0);
+  } else if (strcmp(mode, "any_source_deadlock") == 0) {
+    iRCCE_RECV_REQUEST req;
+    if (me == 0 && iRCCE_irecv(buf, 8, iRCCE_ANY_SOURCE, &req) == iRCCE_PENDING) iRCCE_irecv_wait(&req);
   } else if (strcmp(mode, "deadlock_rung") == 0) {
     if (me == 0) recv_from(1);
     if (me == 1) recv_from(0);
