@@ -52,12 +52,15 @@ def test_matrix_multiply_in_model_mode_follows_the_decomposition(build):
     assert 0.95 < seconds[4] / seconds[5] < 1.1, seconds
 
 
-@pytest.mark.parametrize("ues, steps", [(2, 2), (10, 2), (5, 3)])
-def test_matrix_multiply_in_several_steps(build, ues, steps):
-    """Two and three decomposition steps (64 and 512 products, Fig. 6's benchmark) over 1, 9 and 4 places."""
-    res = rccerun(build, "-nue", ues, build.dir / "apps" / "svp_matmul", 64, "messages", steps)
+@pytest.mark.parametrize("ues, way, steps", [(2, "messages", 2), (10, "messages", 2), (5, "messages", 3),
+                                            (2, "distributed", 2), (9, "distributed", 2), (18, "distributed", 2)])
+def test_matrix_multiply_in_several_steps(build, ues, way, steps):
+    """Two and three decomposition steps (64 and 512 products, Fig. 6's benchmark) from UE 0, and the two
+    steps split over nodes (Fig. 7: the first eight places make the second step over the others; with 1 or
+    8 places they have no workers and multiply themselves)."""
+    res = rccerun(build, "-nue", ues, build.dir / "apps" / "svp_matmul", 64, way, steps)
     assert res.rc == lib.RC_OK, res
-    assert f"seconds (messages, {steps} steps)" in res.out and "svp_matmul: OK" in res.out, res
+    assert f"seconds ({way}, {steps} steps)" in res.out and "svp_matmul: OK" in res.out, res
 
 
 def test_matrix_multiply_locally_and_its_errors(build):
@@ -65,7 +68,8 @@ def test_matrix_multiply_locally_and_its_errors(build):
     private memory for remap are refused with the usage."""
     res = rccerun(build, "-nue", 1, build.dir / "apps" / "svp_matmul", 64, "local")
     assert res.rc == lib.RC_OK and "0 places" in res.out and "svp_matmul: OK" in res.out, res
-    for args, opts in (((66, "messages", 2), ()), ((64, "sideways"), ()), ((64,), ()), ((256, "remap"), ("--private-size", "1M"))):
+    for args, opts in (((66, "messages", 2), ()), ((64, "sideways"), ()), ((64,), ()), ((64, "distributed", 3), ()),
+                       ((256, "remap"), ("--private-size", "1M"))):
         res = rccerun(build, "-nue", 1 if args == (64,) else 2, *opts, build.dir / "apps" / "svp_matmul", *args)
         assert res.rc == lib.RC_UE_FAILED and "svp_matmul: needs 2..N UEs (1 for local)" in res.err, (args, res)
 
