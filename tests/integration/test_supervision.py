@@ -136,22 +136,20 @@ def test_deadlock_after_unrelated_wakeup(build, compile_program):
     ], res
 
 
-def test_deadlock_in_a_receive_from_any_ue(build, compile_program):
-    res = crash(build, compile_program, "any_source_deadlock", nue=2)
-    assert res.rc == lib.RC_DEADLOCK, res
-    assert report(res, DEADLOCK) == [
-        f"  {name(0)}: blocked in a receive from any UE (iRCCE_ANY_SOURCE), waiting for data",
-        f"  {name(1)}: blocked in a barrier of communicator #0 (2 UEs: 0 1), 1 of 2 arrived",
-    ], res
+# Two-UE deadlocks by crash.c mode, and the report's lines for them.
+TWO_UE_DEADLOCKS = {
+    "deadlock": [f"  {name(0)}: blocked in RCCE_recv, waiting for data from {name(1)}",
+                 f"  {name(1)}: blocked in RCCE_recv, waiting for data from {name(0)}"],
+    "any_source_deadlock": [f"  {name(0)}: blocked in a receive from any UE (iRCCE_ANY_SOURCE), waiting for data",
+                            f"  {name(1)}: blocked in a barrier of communicator #0 (2 UEs: 0 1), 1 of 2 arrived"],
+}
 
 
-def test_deadlock_two_ues(build, compile_program):
-    res = crash(build, compile_program, "deadlock", nue=2)
+@pytest.mark.parametrize("mode", sorted(TWO_UE_DEADLOCKS))
+def test_deadlock_two_ues(build, compile_program, mode):
+    res = crash(build, compile_program, mode, nue=2)
     assert res.rc == lib.RC_DEADLOCK, res
-    assert report(res, DEADLOCK) == [
-        f"  {name(0)}: blocked in RCCE_recv, waiting for data from {name(1)}",
-        f"  {name(1)}: blocked in RCCE_recv, waiting for data from {name(0)}",
-    ], res
+    assert report(res, DEADLOCK) == TWO_UE_DEADLOCKS[mode], res
 
 
 def test_deadlock_before_timeout(build, compile_program):
