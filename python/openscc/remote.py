@@ -80,7 +80,8 @@ def _answer(objects: dict, name: str, method: str, args: tuple, kwargs: dict) ->
         return kind, pickle.dumps(result)
     except Exception as e:  # noqa: BLE001 -- a reply must go back, or the caller waits for ever
         what = "result" if kind == _RESULT else f"exception {type(result).__name__}"
-        return _RAISED, pickle.dumps(RemoteError(f"UE {rcce.ue()}: the {what} of {name}.{method} cannot be pickled: {e}"))
+        error = RemoteError(f"UE {rcce.ue()}: the {what} of {name}.{method} cannot be pickled: {e}")
+        return _RAISED, pickle.dumps(error)
 
 
 class _Proxy:
