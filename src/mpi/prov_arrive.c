@@ -46,7 +46,7 @@ static void arrived(void *arg, int src, const unsigned char header[MPI_PACKET_HE
   t->cookie = a;
   memcpy(&a->h, header, sizeof a->h);
   a->h.len = payload_bytes;
-  struct prov_ep *ep = a->h.dst_ep < PROV_MAX_EP ? prov_g.eps[a->h.dst_ep] : NULL;
+  struct prov_ep *ep = prov_ep_at(a->h.dst_ep);
   if (!ep) return; /* no such endpoint (closed): discarded */
   a->ep_index = ep->index;
   a->ep_serial = ep->serial;
@@ -118,7 +118,7 @@ static int wanted(void *arg, int src, const unsigned char header[MPI_PACKET_HEAD
   memcpy(&h, header, sizeof h);
   if (h.op != PROV_OP_MSG && h.op != PROV_OP_TAGGED) return 1;
   h.len = payload_bytes;
-  const struct prov_ep *ep = h.dst_ep < PROV_MAX_EP ? prov_g.eps[h.dst_ep] : NULL;
+  const struct prov_ep *ep = prov_ep_at(h.dst_ep);
   return !ep || prov_posted_wants(ep, &h, src);
 }
 

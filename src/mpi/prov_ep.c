@@ -146,8 +146,12 @@ static struct fi_ops_ep ep_ops = {.size = sizeof(struct fi_ops_ep),
                                   .rx_size_left = prov_no_size_left,
                                   .tx_size_left = prov_no_size_left};
 
+struct prov_ep *prov_ep_at(int index) {
+  return index >= 0 && index < PROV_MAX_EP ? prov_g.eps[index] : NULL;
+}
+
 struct prov_ep *prov_ep_find(int index, uint64_t serial) {
-  struct prov_ep *ep = index >= 0 && index < PROV_MAX_EP ? prov_g.eps[index] : NULL;
+  struct prov_ep *ep = prov_ep_at(index);
   return ep && ep->serial == serial ? ep : NULL;
 }
 

@@ -67,6 +67,11 @@ static int rx_matches(const struct prov_rx *rx, const struct prov_hdr *h, int sr
 
 static uint64_t multi_left(const struct prov_rx *rx) { return rx->bytes - rx->used; }
 
+/* Whether rx has room for the message (a multi-receive buffer may have too little left). */
+static int has_room(const struct prov_rx *rx, const struct prov_hdr *h) {
+  return !(rx->flags & FI_MULTI_RECV) || h->len <= multi_left(rx);
+}
+
 /* A multi-receive buffer leaves the posted queue; its last completion (now,
  * when no message is landing in it) carries FI_MULTI_RECV. */
 static void multi_release(struct prov_ep *ep, struct prov_rx *rx) {
@@ -84,7 +89,7 @@ struct prov_rx *prov_match_posted(struct prov_ep *ep, const struct prov_hdr *h, 
   for (struct prov_rx *rx = ep->posted[tagged].head; rx; rx = next) {
     next = rx->next;
     if (!rx_matches(rx, h, src_ue)) continue;
-    if (!(rx->flags & FI_MULTI_RECV) || h->len <= multi_left(rx)) return rx;
+    if (has_room(rx, h)) return rx;
     multi_release(ep, rx); /* too little left for this message: on to the next buffer */
   }
   return NULL;
@@ -92,7 +97,7 @@ struct prov_rx *prov_match_posted(struct prov_ep *ep, const struct prov_hdr *h, 
 
 int prov_posted_wants(const struct prov_ep *ep, const struct prov_hdr *h, int src_ue) {
   for (const struct prov_rx *rx = ep->posted[h->op == PROV_OP_TAGGED].head; rx; rx = rx->next)
-    if (rx_matches(rx, h, src_ue) && (!(rx->flags & FI_MULTI_RECV) || h->len <= multi_left(rx))) return 1;
+    if (rx_matches(rx, h, src_ue) && has_room(rx, h)) return 1;
   return 0;
 }
 

@@ -34,7 +34,7 @@ static void reply(int src, const struct prov_rma_hdr *h, int status, const void 
 
 /* The domain whose registrations the packet names: its endpoint's. */
 static const struct prov_domain *domain_of(const struct prov_rma_hdr *h) {
-  const struct prov_ep *ep = h->dst_ep < PROV_MAX_EP ? prov_g.eps[h->dst_ep] : NULL;
+  const struct prov_ep *ep = prov_ep_at(h->dst_ep);
   return ep ? ep->domain : NULL;
 }
 

@@ -221,6 +221,8 @@ struct prov_ep {
 int prov_ep_open(struct fid_domain *d, struct fi_info *info, struct fid_ep **out, void *ctx);
 /* The open endpoint (index, serial), or NULL once it closed. */
 struct prov_ep *prov_ep_find(int index, uint64_t serial);
+/* The open endpoint with that index (a packet header's dst_ep), or NULL. */
+struct prov_ep *prov_ep_at(int index);
 extern struct fi_ops_msg prov_msg_ops;
 extern struct fi_ops_tagged prov_tagged_ops;
 extern struct fi_ops_rma prov_rma_ops;       /* prov_rma.c */
