@@ -5,7 +5,7 @@ PREFIX     ?= /usr/local
 JOBS       ?= 2
 PYTHON     ?= python3
 
-.PHONY: all build test-asan-build demo test test-unit test-integration test-asan bench validate calibrate install clean deps
+.PHONY: all build test-asan-build demo test test-unit test-integration test-asan bench validate calibrate mpi-library-cost install clean deps
 
 all: build
 
@@ -58,3 +58,7 @@ validate: build
 # The computation constants of the timing model for this host (docs/model.md).
 calibrate: build
 	$(PYTHON) validate/calibrate.py --build $(BUILD)
+
+# The MPI libraries' own work per message call, priced as the P54C's (docs/model.md).
+mpi-library-cost: build
+	$(PYTHON) validate/mpi_library_cost.py --build $(BUILD)

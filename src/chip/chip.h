@@ -59,12 +59,16 @@ struct chip_caches {
 
 /* Software and clock constants of the timing model (docs/model.md). */
 struct chip_timing {
-  double compute_slowdown;      /* a P54C at compute_ref_mhz takes this many times the host's time (0: not charged) */
-  int compute_ref_mhz;          /* the tile clock compute_slowdown refers to */
-  double compute_min_ns;        /* host intervals up to this long between calls are not computation */
-  double compute_bb_cycles;     /* P54C cycles per counted basic block without a price of its own (docs/model.md) */
-  double sw_call_cycles;        /* library work of one message call (send, receive, request) */
-  double sw_step_cycles;        /* library work of one protocol step (flag written or consumed) */
+  double compute_slowdown;  /* a P54C at compute_ref_mhz takes this many times the host's time (0: not charged) */
+  int compute_ref_mhz;      /* the tile clock compute_slowdown refers to */
+  double compute_min_ns;    /* host intervals up to this long between calls are not computation */
+  double compute_bb_cycles; /* P54C cycles per counted basic block without a price of its own (docs/model.md) */
+  double sw_call_cycles;    /* library work of one message call (send, receive, request) */
+  double sw_step_cycles;    /* library work of one protocol step (flag written or consumed) */
+  /* An MPI library's own work per message call into the provider, charged in
+   * counted builds (measured by content: make mpi-library-cost). */
+  double mpi_openmpi_call_cycles;
+  double mpi_mpich_call_cycles;
   double dvfs_voltage_cycles;   /* a voltage change, in core cycles */
   double dvfs_frequency_cycles; /* a frequency divider change, in core cycles */
   /* MetalSVM's kernel paths (mailbox and svm layers, docs/svm.md "Model mode"). */

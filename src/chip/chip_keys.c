@@ -71,6 +71,8 @@ static const struct chip_key keys[] = {
     TIME_KEY(compute_bb_cycles, CHIP_KEY_DOUBLE, 0, 1e6, "core cycles per basic block without its own price"),
     TIME_KEY(sw_call_cycles, CHIP_KEY_DOUBLE, OPERATION, "core cycles"),
     TIME_KEY(sw_step_cycles, CHIP_KEY_DOUBLE, OPERATION, "core cycles"),
+    TIME_KEY(mpi_openmpi_call_cycles, CHIP_KEY_DOUBLE, OPERATION, "core cycles"),
+    TIME_KEY(mpi_mpich_call_cycles, CHIP_KEY_DOUBLE, OPERATION, "core cycles"),
     TIME_KEY(dvfs_voltage_cycles, CHIP_KEY_DOUBLE, OPERATION, "core cycles"),
     TIME_KEY(dvfs_frequency_cycles, CHIP_KEY_DOUBLE, OPERATION, "core cycles"),
     TIME_KEY(mailbox_check_cycles, CHIP_KEY_DOUBLE, OPERATION, "core cycles"),

@@ -15,7 +15,7 @@ struct chip_key {
   const char *unit;
 };
 
-#define CHIP_NUM_KEYS 59
+#define CHIP_NUM_KEYS 61
 
 /* Index of a key, or -1. */
 int chip_key_index(const char *name);

@@ -66,6 +66,10 @@ static void scc_preset(struct chip_desc *c) {
   c->time.compute_min_ns = 200;     /* D: host noise floor between calls (docs/model.md "Computation") */
   c->time.sw_call_cycles = 257; /* D: fitted to ref 4 "iRCCE ping-pong latency" ([SCC-2BOARD] Table I), docs/model.md */
   c->time.sw_step_cycles = 113; /* D: same fit */
+  /* D: make mpi-library-cost (validate/mpi_library_cost.py), measured, not fitted: Debian's Open MPI 4.1.4 (pml cm, mtl ofi)
+   * and the PyPI mpich 5.0.2 wheel (ch4:ofi), their executed x86-64 instructions priced as the P54C's. */
+  c->time.mpi_openmpi_call_cycles = 373;
+  c->time.mpi_mpich_call_cycles = 961;
   c->time.dvfs_voltage_cycles = 1e6;   /* ref 2: a voltage change takes 1e6..8.8e6 core cycles (lower end) */
   c->time.dvfs_frequency_cycles = 100; /* U: a configuration register write; no published figure */
   c->time.mailbox_check_cycles = 100;  /* ref 4 "MetalSVM mailbox": checking one buffer ~100 cycles */

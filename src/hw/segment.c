@@ -112,6 +112,7 @@ uint64_t hw_shapes_fingerprint(void) {
                                    offsetof(struct hw_settings, trace_level),
                                    offsetof(struct hw_settings, initial_divider),
                                    offsetof(struct hw_settings, mpi_channel),
+                                   offsetof(struct hw_settings, mpi_library),
                                    offsetof(struct hw_settings, copy_cores),
                                    sizeof(struct hw_ue),
                                    offsetof(struct hw_ue, state),

@@ -37,6 +37,9 @@ struct hw_settings {
    * else a value of enum mpi_channel_kind (mpi/channel.h, which hw does not
    * include): 0 rckmpi, 1 rckmpi-original. */
   int32_t mpi_channel;
+  /* rccerun --mpi: 0 none, 1 Open MPI, 2 MPICH (launch/options.h's enum
+   * launch_mpi): whose own work a counted build charges per message call. */
+  int32_t mpi_library;
   /* rccerun --copy-cores: the job's last copy_cores UEs run the copy service
    * (copy layer, scc_copy.h), not the program; RCCE's world is the others. */
   int32_t copy_cores;

@@ -264,6 +264,7 @@ static int check_mpi_channel(struct launch_options *o) {
   if (o->mpi == LAUNCH_MPI_NONE && given)
     return launch_fail("--mpi-channel applies to MPI jobs only: give --mpi openmpi or --mpi mpich too");
   if (o->mpi != LAUNCH_MPI_NONE && !given) o->job.set.mpi_channel = MPI_CHANNEL_RCKMPI;
+  o->job.set.mpi_library = (int32_t)o->mpi;
   return 0;
 }
 

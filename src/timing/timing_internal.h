@@ -98,6 +98,13 @@ static inline int timing_cache_repeat(uintptr_t addr, size_t size, int write) {
  * UE's floor, so the others do not wait for it forever: floor.c). */
 void timing_compute_checkpoint(void);
 
+/* library_measure.c: callgrind collects the uninstrumented library's own
+ * instructions only (OPENSCC_MEASURE_LIBRARY=1; docs/model.md). */
+extern int timing_measuring_library;
+void timing_library_measure_init(void);
+void timing_library_measure_enter(void);
+void timing_library_measure_leave(int after_empty_poll);
+
 /* Picoseconds per core cycle at the tile's current frequency. */
 double timing_ps_per_cycle(void);
 /* The UE's tile clock now, in MHz. */

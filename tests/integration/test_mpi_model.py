@@ -266,3 +266,54 @@ def test_skampi_rejects_bad_arguments(build, mpi, scratch):
     res = lib.rccerun(build, "--mpi", mpi, "-nue", 2, prog, 3, "allgather", 8)
     assert res.rc == lib.RC_UE_FAILED, res
     assert "skampi: unknown OP" in res.err, res
+
+
+# Rank 0 times four eager 8-byte sends (one message call each into the provider); rank 1 receives them.
+SENDS_PROBE = r"""
+#include <mpi.h>
+#include <stdio.h>
+int main(int argc, char **argv) {
+  MPI_Init(&argc, &argv);
+  int me;
+  long v[4] = {0, 1, 2, 3};
+  MPI_Comm_rank(MPI_COMM_WORLD, &me);
+  if (me == 0) {
+    double t0 = MPI_Wtime();
+    for (int i = 0; i < 4; i++) MPI_Send(&v[i], 1, MPI_LONG, 1, i, MPI_COMM_WORLD);
+    double t1 = MPI_Wtime();
+    printf("sends seconds=%.12f\n", t1 - t0);
+  } else {
+    for (int i = 0; i < 4; i++) {
+      long got = -1;
+      MPI_Recv(&got, 1, MPI_LONG, 0, i, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+      if (got != i) printf("sends wrong %d: %ld\n", i, got);
+    }
+  }
+  MPI_Finalize();
+  return 0;
+}
+"""
+
+
+def test_counted_build_charges_the_library_per_message_call(build, mpi, scratch):
+    """A counted build charges the MPI library's own work (the chip key time_mpi_<library>_call_cycles,
+    docs/model.md "The MPI library's own work") at each message call into the provider: four eager
+    sends take 4 x the key's cycles more when the key grows, at the default 533 MHz tile clock (within
+    1 %: the sends' MPB accesses then meet rank 1's at other moments, a few microseconds of queueing);
+    the other library's key changes nothing."""
+    src = Path(scratch) / "sends_probe.c"
+    src.write_text(SENDS_PROBE)
+    prog = counted_program(build, mpi, src, scratch)
+    other = "mpich" if mpi == "openmpi" else "openmpi"
+
+    def seconds(**keys) -> float:
+        chip = Path(scratch) / "library.chip"
+        chip.write_text("base = scc\n" + "".join(f"time_mpi_{k}_call_cycles = {v}\n" for k, v in keys.items()))
+        res = lib.rccerun(build, "--mpi", mpi, "-nue", 2, "--model", "scc", "--chip", chip, prog)
+        assert res.rc == lib.RC_OK and "wrong" not in res.out, res
+        return float(re.search(r"sends seconds=(\S+)", res.out)[1])
+
+    base = seconds(**{mpi: 0, other: 0})
+    assert seconds(**{mpi: 0, other: 1_000_000}) == pytest.approx(base, abs=1e-11)
+    extra = seconds(**{mpi: 1_000_000, other: 0}) - base
+    assert extra == pytest.approx(4 * 1_000_000 / (1600 / 3 * 1e6), rel=1e-2), extra
