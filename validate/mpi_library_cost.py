@@ -170,6 +170,9 @@ def cycles_per_call(library: str, rccerun: pathlib.Path, scratch: pathlib.Path, 
                                                  "cycles": priced_cycles(diff, text) / (2 * round_trips)}
         ranks.append(by_object)
     per_round_trip = [sum(o["cycles"] for o in r.values()) for r in ranks]
+    if min(per_round_trip) <= 0:
+        raise MeasureError("callgrind collected no library instructions: the runtime was built without "
+                           "<valgrind/callgrind.h> (install valgrind and rebuild) or the library made no calls")
     return {"library": library, "cycles_per_call": sum(per_round_trip) / len(ranks) / CALLS_PER_ROUND_TRIP,
             "cycles_per_round_trip_by_rank": per_round_trip, "objects_rank0": ranks[0]}
 
