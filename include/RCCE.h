@@ -74,7 +74,13 @@ extern "C" {
 #define RCCE_ERROR_MALLOC (RCCE_ERROR_BASE + 25)
 #define RCCE_ERROR_COMM_INITIALIZED (RCCE_ERROR_BASE + 26)
 #define RCCE_ERROR_CORE_NOT_IN_HOSTFILE (RCCE_ERROR_BASE + 27)
+#define RCCE_ERROR_NO_MULTICAST_SUPPORT (RCCE_ERROR_BASE + 28) /* RCCE 2.0; never returned here */
 #define RCCE_MAX_ERROR_STRING 45
+
+/* RCCE 2.0's non-blocking calls (docs/rcce.md "RCCE 2.0's extensions"). */
+#define RCCE_PENDING -1  /* started, not finished */
+#define RCCE_RESERVED -2 /* queued behind other requests */
+#define RCCE_REJECTED -3 /* RCCE 2.0 only; never returned here (blocking calls queue behind requests) */
 
 #define RCCE_DEBUG_ALL 111111
 #define RCCE_DEBUG_SYNCH 111444
@@ -124,7 +130,66 @@ typedef struct {
   int member[RCCE_MAXNP];
   int barrier_line; /* OpenSCC: MPB line of member[0] holding the barrier */
   int label;        /* OpenSCC: creation order, for diagnostics */
+  int nb_arrived;   /* OpenSCC: RCCE_nb_barrier arrived, waits for generation nb_generation + 1 */
+  unsigned nb_generation;
 } RCCE_COMM;
+
+/* Room for OpenSCC's transfer state inside a request. */
+#define OPENSCC_RCCE_ENGINE_WORDS 24
+
+/* RCCE 2.0's request handles (RCCE_isend, RCCE_irecv): RCCE's public fields,
+ * which OpenSCC fills as far as they mean something here (privbuf, size,
+ * dest/source, finished, next), then OpenSCC's own state. */
+typedef struct _RCCE_SEND_REQUEST {
+  char *privbuf;
+  t_vcharp combuf;
+  size_t chunk;
+  RCCE_FLAG *ready;
+  RCCE_FLAG *sent;
+  size_t size;
+  int dest;
+  int copy;
+  void *tag;
+  int len;
+  RCCE_FLAG *probe;
+  size_t wsize;
+  size_t remainder;
+  size_t nbytes;
+  char *bufptr;
+  int label;
+  int finished;
+  struct _RCCE_SEND_REQUEST *next;
+  long long _openscc_engine[OPENSCC_RCCE_ENGINE_WORDS];
+} RCCE_SEND_REQUEST;
+
+typedef struct _RCCE_RECV_REQUEST {
+  char *privbuf;
+  t_vcharp combuf;
+  size_t chunk;
+  RCCE_FLAG *ready;
+  RCCE_FLAG *sent;
+  size_t size;
+  int source;
+  int copy;
+  void *tag;
+  int len;
+  RCCE_FLAG *probe;
+  size_t wsize;
+  size_t remainder;
+  size_t nbytes;
+  char *bufptr;
+  int label;
+  int finished;
+  struct _RCCE_RECV_REQUEST *next;
+  long long _openscc_engine[OPENSCC_RCCE_ENGINE_WORDS];
+} RCCE_RECV_REQUEST;
+
+/* RCCE 2.0's spanning tree for RCCE_tree_barrier (RCCE_tree_init). */
+typedef struct tree_s {
+  int parent; /* UE of the parent, -1 at the root */
+  int num_children;
+  int child[RCCE_MAXNP]; /* UEs of the children */
+} tree_t;
 
 #if defined(SINGLEBITFLAGS) && defined(GORY)
 #define RCCE_init RCCE_init_gory_singlebit
@@ -156,6 +221,13 @@ int RCCE_finalize(void);
 double RCCE_wtime(void);
 int RCCE_ue(void);
 int RCCE_num_ues(void);
+/* RCCE 2.0 for coupled boards ([SCC-2BOARD]): my board, my rank on it, the
+ * boards, the UEs on board dev, the board of UE ue. */
+int RCCE_dev(void);
+int RCCE_dev_ue(void);
+int RCCE_num_dev(void);
+int RCCE_num_ues_dev(int dev);
+int RCCE_ue_to_dev(int ue);
 
 /* MPB space and one-sided copies. */
 t_vcharp RCCE_malloc(size_t size);
@@ -191,6 +263,29 @@ int RCCE_peek(char *privbuf, size_t size, int source);
  * a receiver can make room for a message of any length first (the Python
  * binding's recv_any, docs/python.md). */
 int RCCE_peek_size(int source, size_t *size);
+
+/* RCCE 2.0's variants of the basic interface (docs/rcce.md "RCCE 2.0's extensions"). */
+int RCCE_send_pipe(char *privbuf, size_t size, int dest); /* pipelined: two half-buffer chunks */
+int RCCE_recv_pipe(char *privbuf, size_t size, int source);
+int RCCE_send_mcast(char *privbuf, size_t size); /* to every other UE of RCCE_COMM_WORLD */
+int RCCE_recv_mcast(char *privbuf, size_t size, int source);
+int RCCE_send_tagged(char *privbuf, size_t size, int dest, void *tag, int len); /* len bytes of tag first */
+int RCCE_recv_tagged(char *privbuf, size_t size, int source, void *tag, int len);
+int RCCE_recv_cancel(size_t size, int source); /* receive the next message and drop it */
+/* Whether a message from source waits (test == NULL: wait for one); *combuf
+ * is where its first chunk lies in the sender's MPB. */
+int RCCE_recv_probe(int source, int *test, t_vcharp *combuf);
+int RCCE_recv_probe_tagged(int source, int *test, t_vcharp *combuf, void *tag, int len);
+/* Non-blocking messages: RCCE_SUCCESS when already finished, RCCE_PENDING
+ * when under way, RCCE_RESERVED when queued behind others. */
+int RCCE_isend(char *privbuf, size_t size, int dest, RCCE_SEND_REQUEST *request);
+int RCCE_isend_test(RCCE_SEND_REQUEST *request, int *test);
+int RCCE_isend_wait(RCCE_SEND_REQUEST *request);
+int RCCE_isend_push(int dest);
+int RCCE_irecv(char *privbuf, size_t size, int source, RCCE_RECV_REQUEST *request);
+int RCCE_irecv_test(RCCE_RECV_REQUEST *request, int *test);
+int RCCE_irecv_wait(RCCE_RECV_REQUEST *request);
+int RCCE_irecv_push(int source);
 #endif
 
 #ifndef GORY
@@ -206,6 +301,12 @@ void RCCE_shfree(t_vcharp ptr);
 void RCCE_shflush(void);
 /* RCCE 2.0: flush cached shared-memory lines (a full fence here). */
 int RCCE_DCMflush(void);
+/* RCCE 2.0: a larger or smaller block with the old contents (NULL: RCCE_shmalloc). */
+t_vcharp RCCE_shrealloc(t_vcharp ptr, size_t size);
+/* RCCE 2.0's copies (into / out of an MPB, or any memory). */
+void *RCCE_memcpy_put(void *dest, const void *src, size_t count);
+void *RCCE_memcpy_get(void *dest, const void *src, size_t count);
+#define RCCE_memcpy(a, b, c) RCCE_memcpy_put(a, b, c)
 
 /* Test-and-set locks, one per core: RCCE_SUCCESS, or RCCE_ERROR_ID for a bad ID. */
 int RCCE_acquire_lock(int ID);
@@ -219,6 +320,20 @@ int RCCE_comm_size(RCCE_COMM comm, int *size);
 int RCCE_comm_rank(RCCE_COMM comm, int *rank);
 void RCCE_fence(void);
 int RCCE_barrier(RCCE_COMM *comm);
+/* RCCE 2.0's barrier algorithms: each is RCCE_barrier here (docs/rcce.md);
+ * the nb_ ones return RCCE_PENDING until every member has arrived and are
+ * called again with the same communicator until they return RCCE_SUCCESS. */
+int RCCE_tree_init(RCCE_COMM *comm, tree_t *tree, int fanout);
+int RCCE_tree_barrier(RCCE_COMM *comm, tree_t *tree);
+int RCCE_tournament_barrier(RCCE_COMM *comm);
+int RCCE_tournament_fixed_barrier(RCCE_COMM *comm);
+int RCCE_dissemination_barrier(RCCE_COMM *comm);
+int RCCE_TNS_barrier(RCCE_COMM *comm);
+int RCCE_AIR_barrier(RCCE_COMM *comm);
+int RCCE_AIR_barrier2(RCCE_COMM *comm);
+int RCCE_nb_barrier(RCCE_COMM *comm);
+int RCCE_nb_TNS_barrier(RCCE_COMM *comm);
+int RCCE_nb_AIR_barrier(RCCE_COMM *comm);
 
 int RCCE_error_string(int err_no, char *error_string, int *string_length);
 int RCCE_debug_set(int level);

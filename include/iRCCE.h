@@ -152,11 +152,10 @@ int iRCCE_get_source(iRCCE_RECV_REQUEST *request);
 int iRCCE_get_size(iRCCE_SEND_REQUEST *sreq, iRCCE_RECV_REQUEST *rreq);
 int iRCCE_get_length(void);
 
-/* Boards ([SCC-2BOARD] sec. IV-B; rccerun --boards): the calling UE's board,
- * the boards of the system, and how many of the job's UEs board dev holds. */
+/* Boards ([SCC-2BOARD] sec. IV-B; rccerun --boards): the calling UE's board
+ * and the boards of the system (RCCE.h: RCCE_num_ues_dev and the others). */
 int iRCCE_dev(void);
 int iRCCE_num_devs(void);
-int RCCE_num_ues_dev(int dev);
 
 #ifndef SINGLEBITFLAGS
 /* Tagged flags ([SCC-2BOARD] sec. V (docs/references.md)): a big flag whose line also carries up

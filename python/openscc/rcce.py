@@ -29,7 +29,10 @@ _CDEF = """
 typedef unsigned char *t_vcharp;
 typedef int *RCCE_FLAG;
 typedef int RCCE_FLAG_STATUS;
-typedef struct { int size; int my_rank; int initialized; int member[1024]; int barrier_line; int label; } RCCE_COMM;
+typedef struct {
+  int size; int my_rank; int initialized; int member[1024]; int barrier_line; int label; int nb_arrived;
+  unsigned nb_generation;
+} RCCE_COMM;
 extern RCCE_COMM RCCE_COMM_WORLD;
 int RCCE_init(int *argc, char ***argv);
 int RCCE_finalize(void);

@@ -7,7 +7,8 @@
  * count and bumps the generation, and sleepers wait on the generation word
  * (one futex wake releases everybody).  The third word counts the waiters
  * that may sleep (hw_wake_word_asleep): when every waiter is still spinning,
- * the last arrival makes no system call. */
+ * the last arrival makes no system call.  The fourth counts the members
+ * polling in RCCE_nb_barrier, which the last arrival rings. */
 #include <string.h>
 
 #include "rcce_internal.h"
@@ -53,27 +54,64 @@ static int check_comm(const RCCE_COMM *comm, const char *where) {
   return RCCE_SUCCESS;
 }
 
+/* Count me in at generation g; the last one in resets the count, bumps the
+ * generation and wakes the sleepers (and rings the members when some poll
+ * in RCCE_nb_barrier: they nap on their doorbells).  1 when I was last. */
+static int arrive(const RCCE_COMM *comm, volatile uint32_t *count, uint32_t g) {
+  volatile uint32_t *gen = count + 1, *asleep = count + 2, *polling = count + 3;
+  rcce_counters()->barriers++;
+  timing_barrier_arrive(count, g); /* before counting in: the last one sees every arrival */
+  if (__atomic_fetch_add(count, 1, __ATOMIC_ACQ_REL) != (uint32_t)comm->size - 1) return 0;
+  __atomic_store_n(count, 0, __ATOMIC_RELAXED);
+  __atomic_store_n(gen, g + 1, __ATOMIC_RELEASE);
+  timing_barrier_release(count, g, comm->member, comm->size);
+  hw_wake_word_asleep(gen, asleep);
+  if (__atomic_load_n(polling, __ATOMIC_ACQUIRE))
+    for (int i = 0; i < comm->size; i++)
+      if (comm->member[i] != rcce_g.ue) hw_ring(&rcce_g.job, comm->member[i]);
+  timing_barrier_leave(count, g);
+  return 1;
+}
+
 int RCCE_barrier(RCCE_COMM *comm) {
   TIMING_SCOPE();
   int rc = check_comm(comm, "RCCE_barrier");
-  if (rc != RCCE_SUCCESS) return rc;
-  rcce_counters()->barriers++;
-  if (comm->size == 1) return RCCE_SUCCESS;
+  if (rc != RCCE_SUCCESS || comm->size == 1) return rc;
   volatile uint32_t *count = barrier_words(comm), *gen = count + 1, *asleep = count + 2;
   uint32_t g = __atomic_load_n(gen, __ATOMIC_ACQUIRE);
-  timing_barrier_arrive(count, g); /* before counting in: the last one sees every arrival */
-  if (__atomic_fetch_add(count, 1, __ATOMIC_ACQ_REL) == (uint32_t)comm->size - 1) {
-    __atomic_store_n(count, 0, __ATOMIC_RELAXED);
-    __atomic_store_n(gen, g + 1, __ATOMIC_RELEASE);
-    timing_barrier_release(count, g, comm->member, comm->size);
-    hw_wake_word_asleep(gen, asleep);
-    timing_barrier_leave(count, g);
-    return RCCE_SUCCESS;
-  }
+  if (arrive(comm, count, g)) return RCCE_SUCCESS;
   struct hw_wait_desc why = {.kind = HW_WAIT_BARRIER, .peer = -1, .comm_size = comm->size, .comm_label = comm->label};
   for (int i = 0; i < 4; i++) why.comm_members[i] = i < comm->size ? comm->member[i] : -1;
   hw_wait_change_asleep(&rcce_g.job, rcce_g.ue, gen, g, asleep, &why);
   timing_barrier_leave(count, g);
+  return RCCE_SUCCESS;
+}
+
+/* RCCE 2.0's non-blocking barrier: the first call counts me in (as a
+ * poller, so that the release rings me), each call after that looks whether
+ * the generation moved on.  A polling call: a loop of them yields and naps. */
+int rcce_nb_barrier(RCCE_COMM *comm, const char *where) {
+  TIMING_SCOPE();
+  int rc = check_comm(comm, where);
+  if (rc != RCCE_SUCCESS || comm->size == 1) return rc;
+  volatile uint32_t *count = barrier_words(comm), *gen = count + 1, *polling = count + 3;
+  if (!comm->nb_arrived) {
+    uint32_t g = __atomic_load_n(gen, __ATOMIC_ACQUIRE);
+    __atomic_fetch_add(polling, 1, __ATOMIC_ACQ_REL);
+    if (arrive(comm, count, g)) {
+      __atomic_fetch_sub(polling, 1, __ATOMIC_ACQ_REL);
+      return RCCE_SUCCESS;
+    }
+    comm->nb_arrived = 1;
+    comm->nb_generation = g;
+  }
+  unsigned long p = rcce_xfer_poll_start();
+  int released = __atomic_load_n(gen, __ATOMIC_ACQUIRE) != comm->nb_generation;
+  rcce_xfer_poll_end(p, released, NULL);
+  if (!released) return RCCE_PENDING;
+  comm->nb_arrived = 0;
+  __atomic_fetch_sub(polling, 1, __ATOMIC_ACQ_REL);
+  timing_barrier_leave(count, comm->nb_generation);
   return RCCE_SUCCESS;
 }
 
@@ -98,7 +136,10 @@ int RCCE_comm_split(int (*color)(int, void *), void *aux, RCCE_COMM *comm) {
    * The generation word is left alone: it only ever increases, because a UE
    * released from the last barrier of a freed communicator that reused this
    * line may not have re-read it yet, and must see it differ. */
-  if (comm->my_rank == 0) __atomic_store_n(barrier_words(comm), 0, __ATOMIC_RELAXED);
+  if (comm->my_rank == 0) {
+    __atomic_store_n(barrier_words(comm), 0, __ATOMIC_RELAXED);
+    __atomic_store_n(barrier_words(comm) + 3, 0, __ATOMIC_RELAXED); /* no RCCE_nb_barrier pollers */
+  }
   return RCCE_barrier(&RCCE_COMM_WORLD);
 }
 

@@ -41,6 +41,7 @@ static const char *const error_text[] = {
     "Memory allocation error",
     "Communicator initialization error",
     "Core not in host file",
+    "No multicast support",
 };
 
 /* iRCCE's own codes are small negative numbers (iRCCE.h). */

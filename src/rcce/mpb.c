@@ -91,3 +91,29 @@ int RCCE_get(t_vcharp target, t_vcharp source, int num_bytes, int ID) {
   TIMING_SCOPE();
   return copy_one_sided(source, target, num_bytes, ID, 0);
 }
+
+/* Whether [p, p + n) lies in the MPBs of the chip's cores. */
+static int in_mpbs(const volatile void *p, size_t n) {
+  const unsigned char *lo = hw_mpb(&rcce_g.job, 0);
+  const unsigned char *hi = hw_mpb(&rcce_g.job, chip_num_cores(&rcce_g.job.hdr->chip));
+  return (const unsigned char *)p >= lo && (const unsigned char *)p + n <= hi;
+}
+
+/* RCCE 2.0's copies (RCCE_put's own copy loop there): charged as MPB lines
+ * when one side is an MPB (RCCE_memcpy_put: the destination first). */
+static void *memcpy_mpb(void *dest, const void *src, size_t count) {
+  if (in_mpbs(dest, count)) rcce_mpb_write(dest, src, count);
+  else if (in_mpbs(src, count)) rcce_mpb_read(dest, src, count);
+  else memcpy(dest, src, count);
+  return dest;
+}
+
+void *RCCE_memcpy_put(void *dest, const void *src, size_t count) {
+  TIMING_SCOPE();
+  return memcpy_mpb(dest, src, count);
+}
+
+void *RCCE_memcpy_get(void *dest, const void *src, size_t count) {
+  TIMING_SCOPE();
+  return memcpy_mpb(dest, src, count);
+}

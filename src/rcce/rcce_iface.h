@@ -115,6 +115,9 @@ void rcce_xfer_idle(void);
 int rcce_xfer_can_move(void);
 /* Whether x is in one of the queues (found by address, not by its contents). */
 int rcce_xfer_is_queued(const struct rcce_xfer *x);
+/* Whether x heads its queue (the transfer under way); whether receives from src are queued. */
+int rcce_xfer_is_head(const struct rcce_xfer *x);
+int rcce_xfer_recvs_queued_from(int src);
 /* Remove a queued transfer that has not started; 1 when removed. */
 int rcce_xfer_cancel(struct rcce_xfer *x);
 /* Whether any send is queued; any receive is queued or waits in the upper layer. */

@@ -252,6 +252,8 @@ int rcce_peek_size_general(int src, size_t *size);
 
 /* Communicators. */
 int rcce_comm_build(const int *members, int n, RCCE_COMM *comm);
+/* RCCE 2.0's non-blocking barrier (comm.c): RCCE_PENDING until released. */
+int rcce_nb_barrier(RCCE_COMM *comm, const char *where);
 int rcce_comm_setup_world(void);
 
 /* Symmetric allocation of whole lines from base (RCCE_malloc, RCCE_shmalloc);

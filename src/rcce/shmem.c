@@ -1,4 +1,6 @@
 /* Off-chip shared memory (RCCE_shmalloc) and the test-and-set locks. */
+#include <string.h>
+
 #include "rcce_internal.h"
 
 t_vcharp RCCE_shmalloc(size_t size) {
@@ -12,6 +14,27 @@ void RCCE_shfree(t_vcharp ptr) {
   if (!ptr || (unsigned char *)ptr < base || off >= rcce_g.job.hdr->shared_bytes || off % rcce_g.line ||
       rcce_range_free(&rcce_g.shm_alloc, off / rcce_g.line) < 0)
     rcce_error(RCCE_DEBUG_COMM, RCCE_ERROR_MALLOC, "RCCE_shfree", "pointer was not returned by RCCE_shmalloc");
+}
+
+/* RCCE 2.0: a new block with the old one's bytes (as many as fit), the old
+ * one freed; NULL (and the old block kept) when there is no room. */
+t_vcharp RCCE_shrealloc(t_vcharp ptr, size_t size) {
+  if (!ptr) return RCCE_shmalloc(size);
+  unsigned char *base = hw_shared(&rcce_g.job);
+  uint64_t off = (uint64_t)((unsigned char *)ptr - base);
+  uint64_t lines = (unsigned char *)ptr >= base && off < rcce_g.job.hdr->shared_bytes && off % rcce_g.line == 0
+                       ? rcce_range_used_len(&rcce_g.shm_alloc, off / rcce_g.line)
+                       : 0;
+  if (!lines) {
+    rcce_error(RCCE_DEBUG_COMM, RCCE_ERROR_MALLOC, "RCCE_shrealloc", "pointer was not returned by RCCE_shmalloc");
+    return NULL;
+  }
+  t_vcharp fresh = RCCE_shmalloc(size);
+  if (!fresh) return NULL;
+  size_t old = (size_t)lines * rcce_g.line;
+  memcpy((void *)fresh, (const void *)ptr, old < size ? old : size);
+  RCCE_shfree(ptr);
+  return fresh;
 }
 
 /* On the SCC this flushes the write-combine buffer so uncached writes reach

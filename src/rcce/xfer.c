@@ -519,6 +519,10 @@ int rcce_xfer_is_queued(const struct rcce_xfer *x) {
   return 0;
 }
 
+int rcce_xfer_is_head(const struct rcce_xfer *x) { return x->queued && *queue_of(x) == x; }
+
+int rcce_xfer_recvs_queued_from(int src) { return rcce_g.recv_queue[src] != NULL; }
+
 int rcce_xfer_cancel(struct rcce_xfer *x) {
   struct rcce_xfer **q = queue_of(x);
   if (!x->queued || *q == x) return 0; /* finished, or the head: already under way */

@@ -4,7 +4,7 @@
  * usage: errors CASE
  *   basic build (plain rccecc):
  *     bad_rank      RCCE_send/RCCE_recv/RCCE_recv_test to RCCE_num_ues(), -1, myself -> RCCE_ERROR_ID
- *     strings       RCCE_error_string of every code 0, BASE+1..BASE+27 (RCCE_SUCCESS) and of
+ *     strings       RCCE_error_string of every code 0, BASE+1..BASE+28 (RCCE_SUCCESS) and of
  *                   invalid codes (RCCE_ERROR_INVALID_ERROR_CODE); the texts are printed
  *                   ("errors: RCCE_error_string(CODE) -> RC 'TEXT' (length N)") and checked by
  *                   the test suite
@@ -228,8 +228,8 @@ static void case_comm(void) {
 
 static void case_strings(void) {
   show_string(RCCE_SUCCESS, RCCE_SUCCESS);
-  for (int code = RCCE_ERROR_TARGET; code <= RCCE_ERROR_CORE_NOT_IN_HOSTFILE; code++) show_string(code, RCCE_SUCCESS);
-  show_string(RCCE_ERROR_BASE + 28, RCCE_ERROR_INVALID_ERROR_CODE);
+  for (int code = RCCE_ERROR_TARGET; code <= RCCE_ERROR_NO_MULTICAST_SUPPORT; code++) show_string(code, RCCE_SUCCESS);
+  show_string(RCCE_ERROR_BASE + 29, RCCE_ERROR_INVALID_ERROR_CODE);
   show_string(RCCE_ERROR_BASE, RCCE_ERROR_INVALID_ERROR_CODE);
   show_string(42, RCCE_ERROR_INVALID_ERROR_CODE);
   show_string(-1, RCCE_ERROR_INVALID_ERROR_CODE);
