@@ -167,6 +167,24 @@ int iRCCE_wait_tagged(RCCE_FLAG flag, RCCE_FLAG_STATUS val, void *tag, int len);
 int iRCCE_test_tagged(RCCE_FLAG flag, RCCE_FLAG_STATUS val, int *result, void *tag, int len);
 int iRCCE_get_max_tagged_len(void);
 #endif
+#ifdef AIR
+/* Atomic increment registers (iRCCE 2.0 with -DAIR): two per core in the
+ * FPGA of the later SCC firmware, here two per UE of the job.  The k-th
+ * iRCCE_atomic_alloc call of every UE returns the same register (call them
+ * symmetrically, as RCCE_malloc), zeroed; iRCCE_ERROR once all are taken.
+ * iRCCE_atomic_inc returns the previous value and adds one, atomically for
+ * all UEs; read and write set and get it.  Use the functions: reading
+ * *counter does not increment here (docs/ircce.md "Atomic increment
+ * registers"). */
+typedef volatile struct _iRCCE_AIR {
+  int *counter;
+  int *init;
+} iRCCE_AIR;
+int iRCCE_atomic_alloc(iRCCE_AIR **reg);
+int iRCCE_atomic_inc(iRCCE_AIR *reg, int *value);
+int iRCCE_atomic_read(iRCCE_AIR *reg, int *value);
+int iRCCE_atomic_write(iRCCE_AIR *reg, int value);
+#endif
 /* Collectives (iRCCE 2.0).  comm NULL in iRCCE_barrier means all UEs.
  * iRCCE_msend sends one message to every other UE, each of which calls
  * iRCCE_mrecv naming the sender; iRCCE_mcast is both, called by all UEs. */
