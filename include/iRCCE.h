@@ -132,6 +132,9 @@ int iRCCE_isrecv(char *privbuf, ssize_t size, int source, iRCCE_RECV_REQUEST *re
 #define iRCCE_flag_write RCCE_flag_write
 #define iRCCE_flag_read RCCE_flag_read
 #define iRCCE_wait_until RCCE_wait_until
+#define iRCCE_memcpy_put RCCE_memcpy_put
+#define iRCCE_memcpy_get RCCE_memcpy_get
+#define iRCCE_memcpy iRCCE_memcpy_put
 
 /* Wait lists. */
 void iRCCE_init_wait_list(iRCCE_WAIT_LIST *list);
@@ -166,6 +169,14 @@ int iRCCE_flag_read_tagged(RCCE_FLAG flag, RCCE_FLAG_STATUS *val, int ID, void *
 int iRCCE_wait_tagged(RCCE_FLAG flag, RCCE_FLAG_STATUS val, void *tag, int len);
 int iRCCE_test_tagged(RCCE_FLAG flag, RCCE_FLAG_STATUS val, int *result, void *tag, int len);
 int iRCCE_get_max_tagged_len(void);
+#define iRCCE_flag_free_tagged RCCE_flag_free
+/* iRCCE's names for its tagged flags under RCCE's prefix. */
+#define RCCE_flag_write_tagged iRCCE_flag_write_tagged
+#define RCCE_flag_read_tagged iRCCE_flag_read_tagged
+#define RCCE_wait_tagged iRCCE_wait_tagged
+#define RCCE_test_tagged iRCCE_test_tagged
+#define RCCE_flag_alloc_tagged iRCCE_flag_alloc_tagged
+#define RCCE_flag_free_tagged iRCCE_flag_free_tagged
 #endif
 #ifdef AIR
 /* Atomic increment registers (iRCCE 2.0 with -DAIR): two per core in the

@@ -189,6 +189,22 @@ static void mode_tagged(void) {
   for (int i = 3; i < 28; i++)
     if (got[i]) fail("byte %d after a 3-byte tag is %d", i, got[i]);
   RCCE_barrier(&RCCE_COMM_WORLD);
+  /* iRCCE's names under RCCE's prefix, a second flag freed again, and iRCCE_memcpy into my MPB */
+  RCCE_FLAG second;
+  expect(RCCE_flag_alloc_tagged(&second), RCCE_SUCCESS, "RCCE_flag_alloc_tagged");
+  RCCE_barrier(&RCCE_COMM_WORLD);
+  expect(RCCE_flag_write_tagged(&second, RCCE_FLAG_SET, right, tag, 8), RCCE_SUCCESS, "RCCE_flag_write_tagged");
+  expect(RCCE_wait_tagged(second, RCCE_FLAG_SET, got, 8), RCCE_SUCCESS, "RCCE_wait_tagged");
+  check(got, left, 5, 8, "tag through RCCE_wait_tagged");
+  RCCE_barrier(&RCCE_COMM_WORLD);
+  expect(RCCE_flag_free_tagged(&second), RCCE_SUCCESS, "RCCE_flag_free_tagged");
+  t_vcharp mpb = RCCE_malloc(RCCE_LINE_SIZE);
+  iRCCE_memcpy((void *)mpb, tag, 28);
+  memset(got, 0, sizeof got);
+  iRCCE_memcpy_get(got, (const void *)mpb, 28);
+  check(got, me, 5, 28, "iRCCE_memcpy");
+  RCCE_free(mpb);
+  RCCE_barrier(&RCCE_COMM_WORLD);
 }
 #endif
 
