@@ -12,9 +12,10 @@
  * with the MPBT attribute (scc_lut.h), invalidates its MPBT lines, copies,
  * and empties its write-combine buffer: the paper's remapping, done by
  * several cores.  Source and destination must be memory a LUT can map: a
- * UE's private memory (scc_private_base, or a scc_map_private window) or
- * the shared memory (RCCE_shmalloc).  As with remapping, the owner of
- * cached source data flushes its level 2 first (scc_l2_flush).
+ * UE's private memory (scc_private_base, or a scc_map_private window), the
+ * shared memory (RCCE_shmalloc) or an MPB (RCCE_malloc, or a window of an
+ * MPB entry; a range stays within one tile's MPB).  As with remapping, the
+ * owner of cached source data flushes its level 2 first (scc_l2_flush).
  */
 #ifndef SCC_COPY_H
 #define SCC_COPY_H

@@ -22,7 +22,7 @@ const char *scc_copy_error_string(int code) {
     case SCC_COPY_SUCCESS: return "success";
     case SCC_COPY_ERROR_NOT_INIT: return "RCCE_init was not called";
     case SCC_COPY_ERROR_NO_CORES: return "the job has no copy cores (rccerun --copy-cores K)";
-    case SCC_COPY_ERROR_ADDRESS: return "a range that is not one LUT-mappable memory (private or shared)";
+    case SCC_COPY_ERROR_ADDRESS: return "a range that is not one LUT-mappable memory (private, shared or MPB)";
     case SCC_COPY_ERROR_OVERLAP: return "source and destination overlap";
     case SCC_COPY_ERROR_ARG: return "NULL handle, or a handle not started";
     default: return "unknown copy error";
@@ -58,7 +58,7 @@ static int wait_answer(int copy_ue, uint32_t seq) {
 static int range_offset(const void *p, size_t bytes, const char *what, uint64_t *off) {
   if (lut_segment_offset(p, bytes, off) == SCC_LUT_SUCCESS) return SCC_COPY_SUCCESS;
   return rcce_report(SCC_COPY_ERROR_ADDRESS, "scc_copy_async",
-                     "the %s (%zu bytes at %p) is not one private or shared memory a LUT maps", what, bytes, p);
+                     "the %s (%zu bytes at %p) is not one private, shared or MPB memory a LUT maps", what, bytes, p);
 }
 
 int scc_copy_async(void *dst, const void *src, size_t bytes, scc_copy_handle *h) {

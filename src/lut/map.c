@@ -110,8 +110,26 @@ int scc_private_offset(const void *p, size_t *offset) {
   return SCC_LUT_SUCCESS;
 }
 
-/* The memory behind a job-segment offset: a UE's private partition or the
- * shared region (kind, owner, its size and the offset within it). */
+/* The tile MPB holding seg_off, as an MPB entry names it: by a UE on that
+ * tile (an MPB entry maps the tile's whole MPB, cores_per_tile x 8 KB). */
+static int mpb_at(uint64_t seg_off, int *kind, int *owner, uint64_t *size, uint64_t *within) {
+  const struct hw_job *job = rcce_job();
+  const struct chip_desc *c = &job->hdr->chip;
+  uint64_t first = (uint64_t)(hw_mpb(job, 0) - job->base),
+           per_tile = (uint64_t)c->mpb_bytes_per_core * c->cores_per_tile;
+  if (seg_off < first || seg_off - first >= per_tile * (uint64_t)chip_num_tiles(c)) return SCC_LUT_ERROR_RANGE;
+  int tile = (int)((seg_off - first) / per_tile);
+  for (int u = 0; u < (int)job->hdr->nue; u++)
+    if (hw_ue(job, u)->core / c->cores_per_tile == tile) {
+      *kind = SCC_LUT_MPB, *owner = u, *size = per_tile, *within = (seg_off - first) % per_tile;
+      return SCC_LUT_SUCCESS;
+    }
+  return SCC_LUT_ERROR_RANGE; /* no UE on that tile names it */
+}
+
+/* The memory behind a job-segment offset: a UE's private partition, the
+ * shared region or a tile's MPB (kind, owner, its size and the offset
+ * within it). */
 static int memory_at(uint64_t seg_off, int *kind, int *owner, uint64_t *size, uint64_t *within) {
   const struct hw_header *h = rcce_job()->hdr;
   if (h->private_bytes && seg_off >= h->private_off && seg_off - h->private_off < h->private_bytes * h->nue) {
@@ -123,7 +141,7 @@ static int memory_at(uint64_t seg_off, int *kind, int *owner, uint64_t *size, ui
     *kind = SCC_LUT_SHARED, *owner = -1, *size = h->shared_bytes, *within = seg_off - h->shared_off;
     return SCC_LUT_SUCCESS;
   }
-  return SCC_LUT_ERROR_RANGE;
+  return mpb_at(seg_off, kind, owner, size, within);
 }
 
 int lut_map_offset(uint64_t seg_off, size_t bytes, int attr, void **addr) {
@@ -141,7 +159,6 @@ int lut_segment_offset(const void *p, size_t bytes, uint64_t *seg_off) {
   if (entry >= 0) {
     uint64_t off, have;
     const scc_lut_entry *e = &lut_g.entries[entry];
-    if (e->kind != SCC_LUT_PRIVATE && e->kind != SCC_LUT_SHARED) return SCC_LUT_ERROR_RANGE;
     if (lut_frame_bytes(e, &off, &have) != SCC_LUT_SUCCESS) return SCC_LUT_ERROR_RANGE;
     *seg_off = off + (a - (uintptr_t)lut_g.windows) % SCC_LUT_PAGE_BYTES;
   } else if (a >= (uintptr_t)job->base && a - (uintptr_t)job->base < job->bytes) {
