@@ -59,7 +59,6 @@ static int check_comm(const RCCE_COMM *comm, const char *where) {
  * in RCCE_nb_barrier: they nap on their doorbells).  1 when I was last. */
 static int arrive(const RCCE_COMM *comm, volatile uint32_t *count, uint32_t g) {
   volatile uint32_t *gen = count + 1, *asleep = count + 2, *polling = count + 3;
-  rcce_counters()->barriers++;
   timing_barrier_arrive(count, g); /* before counting in: the last one sees every arrival */
   if (__atomic_fetch_add(count, 1, __ATOMIC_ACQ_REL) != (uint32_t)comm->size - 1) return 0;
   __atomic_store_n(count, 0, __ATOMIC_RELAXED);
@@ -76,7 +75,9 @@ static int arrive(const RCCE_COMM *comm, volatile uint32_t *count, uint32_t g) {
 int RCCE_barrier(RCCE_COMM *comm) {
   TIMING_SCOPE();
   int rc = check_comm(comm, "RCCE_barrier");
-  if (rc != RCCE_SUCCESS || comm->size == 1) return rc;
+  if (rc != RCCE_SUCCESS) return rc;
+  rcce_counters()->barriers++;
+  if (comm->size == 1) return RCCE_SUCCESS;
   volatile uint32_t *count = barrier_words(comm), *gen = count + 1, *asleep = count + 2;
   uint32_t g = __atomic_load_n(gen, __ATOMIC_ACQUIRE);
   if (arrive(comm, count, g)) return RCCE_SUCCESS;
@@ -93,7 +94,9 @@ int RCCE_barrier(RCCE_COMM *comm) {
 int rcce_nb_barrier(RCCE_COMM *comm, const char *where) {
   TIMING_SCOPE();
   int rc = check_comm(comm, where);
-  if (rc != RCCE_SUCCESS || comm->size == 1) return rc;
+  if (rc != RCCE_SUCCESS) return rc;
+  if (!comm->nb_arrived) rcce_counters()->barriers++;
+  if (comm->size == 1) return RCCE_SUCCESS;
   volatile uint32_t *count = barrier_words(comm), *gen = count + 1, *polling = count + 3;
   if (!comm->nb_arrived) {
     uint32_t g = __atomic_load_n(gen, __ATOMIC_ACQUIRE);
