@@ -298,9 +298,10 @@ int main(int argc, char **argv) {
 def test_counted_build_charges_the_library_per_message_call(build, mpi, scratch):
     """A counted build charges the MPI library's own work (the chip key time_mpi_<library>_call_cycles,
     docs/model.md "The MPI library's own work") at each message call into the provider: four eager
-    sends take 4 x the key's cycles more when the key grows, at the default 533 MHz tile clock (within
-    1 %: the sends' MPB accesses then meet rank 1's at other moments, a few microseconds of queueing);
-    the other library's key changes nothing."""
+    sends take 4 x the key's cycles more when the key grows, at the default 533 MHz tile clock, and the
+    other library's key adds nothing. Both within a few microseconds, against 1.9 ms a call: the sends'
+    MPB accesses meet rank 1's at other moments from run to run (contention and a free section follow
+    the host's interleaving of the two ranks, docs/mpi-channel.md "Model mode")."""
     src = Path(scratch) / "sends_probe.c"
     src.write_text(SENDS_PROBE)
     prog = counted_program(build, mpi, src, scratch)
@@ -314,6 +315,6 @@ def test_counted_build_charges_the_library_per_message_call(build, mpi, scratch)
         return float(re.search(r"sends seconds=(\S+)", res.out)[1])
 
     base = seconds(**{mpi: 0, other: 0})
-    assert seconds(**{mpi: 0, other: 1_000_000}) == pytest.approx(base, abs=1e-11)
+    assert seconds(**{mpi: 0, other: 1_000_000}) == pytest.approx(base, abs=1e-4)
     extra = seconds(**{mpi: 1_000_000, other: 0}) - base
-    assert extra == pytest.approx(4 * 1_000_000 / (1600 / 3 * 1e6), rel=1e-2), extra
+    assert extra == pytest.approx(4 * 1_000_000 / (1600 / 3 * 1e6), abs=1e-4), extra

@@ -16,8 +16,8 @@ import openscc_testlib as lib
 
 INCLUDE = lib.REPO / "include"
 # RCCE.h's options rename entry points (RCCE_send -> RCCE_send_gory) or add
-# some (-DRC_POWER_MANAGEMENT): the API is what every combination declares.
-OPTIONS = ("-DGORY", "-DSINGLEBITFLAGS", "-DRC_POWER_MANAGEMENT")
+# some (-DRC_POWER_MANAGEMENT, iRCCE.h's -DAIR): the API is what every combination declares.
+OPTIONS = ("-DGORY", "-DSINGLEBITFLAGS", "-DRC_POWER_MANAGEMENT", "-DAIR")
 # What a counted build (`rccecc --model-build`, docs/model.md "Computation" and
 # "Memory") calls: GCC's trace-pc and outline kernel-address hooks, and the update hooks the block
 # pricing makes of read-modify-writes' load hooks.
