@@ -181,6 +181,19 @@ def test_ping_pong_latency_of_seed_004_table_1(build, scratch, flags, published)
     assert float(re.search(r"half_rtt_us (\S+)", res.out)[1]) == pytest.approx(published, rel=0.01)
 
 
+@pytest.mark.parametrize("flags", ["normal", "tagged"])
+def test_any_source_receives_cost_what_directed_ones_do(build, scratch, flags):
+    """OpenSCC's per-sender sent flags serve as [SCC-2BOARD]'s probe flags (docs/ircce.md): a ping-pong
+    whose receives take iRCCE_ANY_SOURCE costs what a directed one does (make validate's probe-flag rows
+    list the paper's extra cost as a known gap)."""
+    prog = build.dir / "validate" / "ping_latency"
+    times = []
+    for extra in ([], ["any"]):
+        res, _, _ = model_run(build, scratch, 2, prog, "8", "300", *extra, opts=["--scheme", "rplg", "--flags", flags])
+        times.append(float(re.search(r"half_rtt_us (\S+)", res.out)[1]))
+    assert times[1] == pytest.approx(times[0], rel=1e-3), times
+
+
 @pytest.mark.parametrize("nue,watts", [(2, 31.616), (48, 50.768)])
 def test_share_power_of_seed_002(build, scratch, nue, watts):
     lib.skip_without_memory_hooks(build)  # Share's activity is mostly its shared-memory accesses
