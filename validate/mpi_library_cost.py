@@ -165,7 +165,9 @@ def cycles_per_call(library: str, rccerun: pathlib.Path, scratch: pathlib.Path, 
             diff = {x: n for x, n in diff.items() if n}
             if not diff:
                 continue
-            text = texts.setdefault(obj, disassembly(obj))
+            if obj not in texts:  # one objdump per object, not per rank
+                texts[obj] = disassembly(obj)
+            text = texts[obj]
             by_object[pathlib.Path(obj).name] = {"instructions": sum(diff.values()) / (2 * round_trips),
                                                  "cycles": priced_cycles(diff, text) / (2 * round_trips)}
         ranks.append(by_object)
