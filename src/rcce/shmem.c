@@ -8,11 +8,18 @@ t_vcharp RCCE_shmalloc(size_t size) {
                           "shared (rccerun --shm-size)");
 }
 
-void RCCE_shfree(t_vcharp ptr) {
+/* The line of the shared region where ptr lies, or -1 when ptr is not a
+ * line of it (RCCE_shmalloc gives line-aligned blocks). */
+static int64_t shared_line(t_vcharp ptr) {
   unsigned char *base = hw_shared(&rcce_g.job);
   uint64_t off = (uint64_t)((unsigned char *)ptr - base);
-  if (!ptr || (unsigned char *)ptr < base || off >= rcce_g.job.hdr->shared_bytes || off % rcce_g.line ||
-      rcce_range_free(&rcce_g.shm_alloc, off / rcce_g.line) < 0)
+  if (!ptr || (unsigned char *)ptr < base || off >= rcce_g.job.hdr->shared_bytes || off % rcce_g.line) return -1;
+  return (int64_t)(off / rcce_g.line);
+}
+
+void RCCE_shfree(t_vcharp ptr) {
+  int64_t line = shared_line(ptr);
+  if (line < 0 || rcce_range_free(&rcce_g.shm_alloc, (uint64_t)line) < 0)
     rcce_error(RCCE_DEBUG_COMM, RCCE_ERROR_MALLOC, "RCCE_shfree", "pointer was not returned by RCCE_shmalloc");
 }
 
@@ -20,11 +27,8 @@ void RCCE_shfree(t_vcharp ptr) {
  * one freed; NULL (and the old block kept) when there is no room. */
 t_vcharp RCCE_shrealloc(t_vcharp ptr, size_t size) {
   if (!ptr) return RCCE_shmalloc(size);
-  unsigned char *base = hw_shared(&rcce_g.job);
-  uint64_t off = (uint64_t)((unsigned char *)ptr - base);
-  uint64_t lines = (unsigned char *)ptr >= base && off < rcce_g.job.hdr->shared_bytes && off % rcce_g.line == 0
-                       ? rcce_range_used_len(&rcce_g.shm_alloc, off / rcce_g.line)
-                       : 0;
+  int64_t line = shared_line(ptr);
+  uint64_t lines = line < 0 ? 0 : rcce_range_used_len(&rcce_g.shm_alloc, (uint64_t)line);
   if (!lines) {
     rcce_error(RCCE_DEBUG_COMM, RCCE_ERROR_MALLOC, "RCCE_shrealloc", "pointer was not returned by RCCE_shmalloc");
     return NULL;
