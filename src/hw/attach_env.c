@@ -6,6 +6,7 @@
 #include <stdlib.h>
 
 #include "../chip/text_input.h"
+#include "hosts.h"
 #include "segment.h"
 
 /* A number rccerun put in the environment, checked whole: "NAME must be WHAT
@@ -26,6 +27,7 @@ int hw_job_attach_env(struct hw_job *job, int *ue, char *err, size_t errlen) {
   if (*ue < 0) return -1;
   int fd = env_number("OPENSCC_SHM_FD", fd_s, INT_MAX, "a file descriptor number", err, errlen);
   if (fd < 0 || hw_job_attach(fd, job, err, errlen) != 0) return -1;
+  hw_hosts_set_self(*ue);
   if (*ue >= (int)job->hdr->nue) {
     char ues[64];
     snprintf(ues, sizeof ues, "a UE number from 0 to %u", job->hdr->nue - 1);

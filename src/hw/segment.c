@@ -114,6 +114,8 @@ uint64_t hw_shapes_fingerprint(void) {
                                    offsetof(struct hw_settings, mpi_channel),
                                    offsetof(struct hw_settings, mpi_library),
                                    offsetof(struct hw_settings, copy_cores),
+                                   offsetof(struct hw_settings, hosts),
+                                   offsetof(struct hw_settings, board_host),
                                    sizeof(struct hw_ue),
                                    offsetof(struct hw_ue, state),
                                    offsetof(struct hw_ue, wait),

@@ -18,6 +18,9 @@ enum hw_tagged { HW_TAGGED_AUTO = 0, HW_TAGGED_OFF = 1, HW_TAGGED_ON = 2 };
 /* Communication scheme of the basic interface ([SCC-2BOARD] sec. IV). */
 enum hw_scheme { HW_SCHEME_LPRG = 0, HW_SCHEME_RPLG = 1 };
 
+/* Boards a job may spread over hosts (chip.h's CHIP_MAX_BOARDS, checked in hosts.c). */
+#define HW_MAX_HOST_BOARDS 8
+
 struct hw_settings {
   int32_t debug;           /* print RCCE errors */
   int32_t spin_limit;      /* polls before yielding or sleeping */
@@ -43,6 +46,12 @@ struct hw_settings {
   /* rccerun --copy-cores: the job's last copy_cores UEs run the copy service
    * (copy layer, scc_copy.h), not the program; RCCE's world is the others. */
   int32_t copy_cores;
+  /* rccerun --hosts (hw/hosts.h): how many hosts run the job's boards (1:
+   * this one alone), which of them this segment's replica is on, and the host
+   * of each board. */
+  int32_t hosts;
+  int32_t host;
+  int32_t board_host[HW_MAX_HOST_BOARDS];
 };
 
 /* The UEs that run the program (RCCE's world): all but the copy cores. */

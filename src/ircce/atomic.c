@@ -34,6 +34,9 @@ int iRCCE_atomic_alloc(iRCCE_AIR **reg) {
   TIMING_SCOPE();
   int n = rcce_ue_count();
   if (!reg) return rcce_error(RCCE_DEBUG_COMM, iRCCE_ERROR, "iRCCE_atomic_alloc", "NULL handle pointer");
+  if (hw_hosts_many(rcce_job()))
+    return rcce_error(RCCE_DEBUG_COMM, iRCCE_ERROR, "iRCCE_atomic_alloc",
+                      "the registers are not shared between hosts (rccerun --hosts)");
   if (allocated >= IRCCE_AIRS_PER_UE * n)
     return rcce_error(RCCE_DEBUG_COMM, iRCCE_ERROR, "iRCCE_atomic_alloc", "all %d registers are taken",
                       IRCCE_AIRS_PER_UE * n);

@@ -34,8 +34,9 @@ int iRCCE_flag_write_tagged(RCCE_FLAG *flag, RCCE_FLAG_STATUS val, int ID, void 
   if (rc != RCCE_SUCCESS) return rc;
   if (val != RCCE_FLAG_SET && val != RCCE_FLAG_UNSET)
     return rcce_error(RCCE_DEBUG_SYNCH, RCCE_ERROR_FLAG_STATUS_UNDEFINED, "iRCCE_flag_write_tagged", "value %d", val);
-  memset(line, 0, RCCE_TAG_BYTES); /* the rest of the line reads as zeros, as in iRCCE */
-  if (tag) memcpy(line, tag, (size_t)len);
+  unsigned char bytes[RCCE_TAG_BYTES] = {0}; /* the rest of the line reads as zeros, as in iRCCE */
+  if (tag) memcpy(bytes, tag, (size_t)len);
+  hw_mpb_copy(rcce_job(), line, bytes, sizeof bytes);
   return RCCE_flag_write(flag, val, ID);
 }
 

@@ -86,12 +86,14 @@ static void add_env(struct mpi_command *c, const char *name, const char *value) 
   c->nenv++;
 }
 
+int mpi_find_openmpi_launcher(char *out, size_t len) {
+  return find_on_path("mpirun.openmpi", out, len) || find_on_path("mpirun", out, len);
+}
+
 static int find_openmpi(struct mpi_command *c) {
   c->name = "mpirun";
   snprintf(c->mpi4py_libmpi, sizeof c->mpi4py_libmpi, "libmpi.so.40"); /* Debian's, by its soname */
-  if (find_on_path("mpirun.openmpi", c->launcher, sizeof c->launcher) ||
-      find_on_path("mpirun", c->launcher, sizeof c->launcher))
-    return 0;
+  if (mpi_find_openmpi_launcher(c->launcher, sizeof c->launcher)) return 0;
   fprintf(stderr, "rccerun: --mpi openmpi needs Open MPI's launcher, but neither mpirun.openmpi nor mpirun is on "
                   "PATH (install openmpi-bin: scripts/install-deps.sh)\n");
   return -1;

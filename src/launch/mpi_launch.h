@@ -49,4 +49,7 @@ void mpi_remove_stale_tmpdirs(void);
  * allocated. */
 void mpi_command_free(struct mpi_command *c);
 
+/* Open MPI's launcher on PATH (mpirun.openmpi, else mpirun) into out: 1 found, 0 not. */
+int mpi_find_openmpi_launcher(char *out, size_t len);
+
 #endif

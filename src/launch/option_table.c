@@ -92,6 +92,14 @@ const struct launch_option launch_option_rows[] = {
      .help = "boards of the chip, coupled through their system interfaces; UEs numbered across them "
              "(default: the chip's, 1 for scc)",
      FIELD(boards)},
+    {.names = {"--hosts"},
+     .group = LAUNCH_GROUP_JOB,
+     .kind = LAUNCH_ARG_TEXT,
+     .arg = "FILE",
+     .unit = "a file",
+     .help = "run the boards on the hosts FILE names, one per line, started by Open MPI's mpirun "
+             "(docs/cluster.md \"Several hosts\")",
+     FIELD(hosts_file)},
     {.names = {"-clock"},
      .group = LAUNCH_GROUP_JOB,
      .kind = LAUNCH_ARG_TEXT,

@@ -295,7 +295,8 @@ int launch_parse(int argc, char **argv, struct launch_options *o) {
   if (launch_option_environment(o) || check_mpi_channel(o) || check_private_size(o)) return -1;
   if (o->job.nue == 0) return launch_fail("missing -nue N");
   if (prog >= argc) return launch_fail("missing the program to run");
-  if (load_chip(o) || place_ues(o) || add_spare_ues(o) || add_copy_cores(o) || set_clock(o) || check_mpi_fits(o))
+  if (load_chip(o) || place_ues(o) || add_spare_ues(o) || add_copy_cores(o) || set_clock(o) || check_mpi_fits(o) ||
+      launch_hosts_read(o))
     return -1;
   return find_program(argv, prog, o);
 }

@@ -4,6 +4,7 @@
 #ifndef OPENSCC_LAUNCH_OPTIONS_H
 #define OPENSCC_LAUNCH_OPTIONS_H
 
+#include "../hw/hosts.h"
 #include "../hw/segment.h"
 
 /* rccerun --mpi: the MPI library whose launcher starts the ranks (mpi_launch.h). */
@@ -25,13 +26,20 @@ struct launch_options {
   int mpi;                    /* enum launch_mpi (--mpi) */
   int mpi_spawn_ues;          /* --mpi-spawn-ues: spare UEs after the world's, in job.nue */
   int mpi_world;              /* MPI jobs: the ranks the launcher starts (-nue) */
-  const char *app;            /* resolved path of the program */
-  char **app_argv;            /* argv for the UEs, app_argv[0] = program */
+  const char *hosts_file;     /* --hosts: the hosts that run the boards (hosts_file.c), or NULL */
+  char host_names[HW_MAX_HOSTS][64];
+  const char *app; /* resolved path of the program */
+  char **app_argv; /* argv for the UEs, app_argv[0] = program */
   char app_path[4096];
 };
 
 /* Parse argv; on error print a message naming the option and return -1.
  * Returns 1 when --help was printed. */
 int launch_parse(int argc, char **argv, struct launch_options *o);
+
+/* --hosts FILE (hosts_file.c): read the host names, place the boards on them
+ * (job.set.hosts, board_host) and refuse what does not run across hosts yet;
+ * 0, or -1 after a message.  Nothing to do without --hosts. */
+int launch_hosts_read(struct launch_options *o);
 
 #endif

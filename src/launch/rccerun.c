@@ -1,4 +1,5 @@
 /* rccerun: run an RCCE program on emulated SCC cores, one process per UE. */
+#include "hosts_launch.h"
 #include "job_dir.h"
 #include "options.h"
 #include "supervise.h"
@@ -9,6 +10,7 @@ int main(int argc, char **argv) {
   int rc = launch_parse(argc, argv, &o);
   if (rc < 0) return RCCERUN_USAGE;
   if (rc > 0) return RCCERUN_OK;
+  if (o.hosts_file) return launch_hosts_run(&o, argc, argv);
   if (job_dir_wanted(&o) && job_dir_claim(&o) != 0) return RCCERUN_SETUP; /* before any UE starts */
   rc = launch_run(&o);
   job_dir_release();

@@ -5,6 +5,7 @@
 #include <string.h>
 #include <sys/wait.h>
 
+#include "../hw/hosts.h"
 #include "launch_shared.h"
 
 /* MPI jobs carry their channel (hw/settings.h); rank i is UE i. */
@@ -15,7 +16,11 @@ void report_ue_name(char *buf, size_t len, const struct hw_job *job, int u) {
   if (rec && __atomic_load_n(&rec->wrapper_pid, __ATOMIC_ACQUIRE) && rec->spawned)
     snprintf(buf, len, "spawned rank %d (UE %d on core %d)", rec->spawned_rank, u, hw_ue(job, u)->core);
   else if (rec) snprintf(buf, len, "rank %d (UE %d on core %d)", u, u, hw_ue(job, u)->core);
-  else snprintf(buf, len, "UE %d (core %d)", u, hw_ue(job, u)->core);
+  else if (hw_hosts_many(job)) {
+    int core = hw_ue(job, u)->core;
+    snprintf(buf, len, "UE %d (core %d, board %d, host %d)", u, core, chip_board_of_core(&job->hdr->chip, core),
+             hw_host_of_core(job, core));
+  } else snprintf(buf, len, "UE %d (core %d)", u, hw_ue(job, u)->core);
 }
 
 const char *report_finalize_call(const struct hw_job *job) { return mpi_job(job) ? "MPI_Finalize" : "RCCE_finalize"; }
@@ -63,6 +68,7 @@ void report_see(const struct hw_job *job, int u, struct ue_seen *seen) {
 }
 
 void report_ue_line(FILE *f, const struct hw_job *job, int u, const struct ue_exit *ex, const struct ue_seen *seen) {
+  if (ex[u].remote) return; /* its own host's agent reports it */
   if (ex[u].spare) {
     fprintf(f, "  spare UE %d (core %d): no spawned rank on it (rccerun --mpi-spawn-ues)\n", u, hw_ue(job, u)->core);
     return;

@@ -10,6 +10,7 @@ struct ue_exit {
   int exited; /* process reaped */
   int status; /* waitpid status */
   int spare;  /* MPI jobs: a spare UE no spawned rank has claimed (yet) */
+  int remote; /* rccerun --hosts: the UE runs on another host (its agent supervises it) */
 };
 
 /* A UE's state and wait as the launcher saw them at one moment: a report

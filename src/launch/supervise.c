@@ -29,6 +29,7 @@
 #include <unistd.h>
 
 #include "../copy/copy_shared.h"
+#include "../hw/hosts.h"
 #include "../hw/wait.h"
 #include "fixed_addresses.h"
 #include "job_dir.h"
@@ -67,6 +68,9 @@ struct job_run {
   int launcher_exited, launcher_status;
   int copy_cores_stopped; /* rccerun --copy-cores: told to stop (stop_copy_cores) */
 };
+
+static const struct launch_host_agent *host_agent; /* rccerun --hosts: this host's agent, else NULL */
+void launch_set_host_agent(const struct launch_host_agent *agent) { host_agent = agent; }
 
 /* SIGPIPE as rccerun found it, for the UEs (launch_ignore_sigpipe). */
 static struct sigaction inherited_sigpipe;
@@ -336,7 +340,7 @@ static int check_orphaned_waits(struct job_run *r) {
   for (int u = 0; u < r->o->job.nue; u++) {
     if (r->ex[u].exited || !asleep_unwoken(r, u)) continue;
     int p = hw_ue(&r->job, u)->wait.peer;
-    if (p < 0 || !r->ex[p].exited || ue_state(r, p) == HW_UE_FINALIZED) continue;
+    if (p < 0 || !r->ex[p].exited || r->ex[p].remote || ue_state(r, p) == HW_UE_FINALIZED) continue;
     char a[64], b[64];
     report_ue_name(a, sizeof a, &r->job, u);
     report_ue_name(b, sizeof b, &r->job, p);
@@ -351,6 +355,7 @@ static int check_orphaned_waits(struct job_run *r) {
 /* Deadlock: every live UE asleep in the runtime on a futex whose value says
  * it must keep sleeping, unchanged over several ticks. */
 static int check_deadlock(struct job_run *r) {
+  if (hw_hosts_many(&r->job)) return 0; /* this host sees its own UEs only (docs/cluster.md) */
   int all_asleep = r->nalive > 0;
   for (int u = 0; u < r->o->job.nue && all_asleep; u++) {
     report_see(&r->job, u, &r->seen[u]);
@@ -369,6 +374,10 @@ static int check_deadlock(struct job_run *r) {
 static int spawn(struct job_run *r, const sigset_t *orig) {
   pid_t launcher = getpid();
   for (int u = 0; u < r->o->job.nue; u++) {
+    if (hw_host_of_core(&r->job, r->o->job.ue_core[u]) != r->job.hdr->set.host) {
+      r->ex[u].remote = r->ex[u].exited = 1; /* another host's agent runs it */
+      continue;
+    }
     pid_t pid = fork();
     if (pid < 0) {
       fprintf(stderr, "rccerun: cannot start UE %d: %s\n", u, strerror(errno));
@@ -542,7 +551,10 @@ static int supervise(struct job_run *r, const sigset_t *watched) {
     siginfo_t si;
     int sig = sigtimedwait(watched, &si, &tick);
     if (is_interrupt(sig)) {
-      fprintf(stderr, "rccerun: interrupted by %s; stopping %d UE(s)\n", strsignal(sig), r->nalive);
+      if (host_agent) /* mpirun stops the agents when one of them failed or was lost */
+        fprintf(stderr, "rccerun: host %d: stopped by %s from mpirun; stopping this host's %d UE(s)\n",
+                r->job.hdr->set.host, strsignal(sig), r->nalive);
+      else fprintf(stderr, "rccerun: interrupted by %s; stopping %d UE(s)\n", strsignal(sig), r->nalive);
       return RCCERUN_SIGNALLED + sig;
     }
     int rc = reap_exited(r, 1);
@@ -554,6 +566,11 @@ static int supervise(struct job_run *r, const sigset_t *watched) {
     if (!job_running(r)) break;
     stop_copy_cores(r);
     if (sig < 0 && (rc = check_deadlock(r)) != 0) return rc;
+    if (host_agent && (rc = host_agent->verdict()) != 0) {
+      fprintf(stderr, "rccerun: host %d: another host ended the job; stopping this host's %d UE(s)\n",
+              r->job.hdr->set.host, r->nalive);
+      return rc;
+    }
     if (deadline && now_s() > deadline) {
       char head[96];
       snprintf(head, sizeof head, "timeout: the job ran longer than %g s", r->o->timeout_s);
@@ -606,9 +623,14 @@ int launch_run(const struct launch_options *o) {
   double started = now_s();
   /* The MPI launcher's orphans come back to rccerun (see the top). */
   if (r.mpi) prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
+  if (host_agent) { /* the UEs map the inherited fd: no name is needed, and none is left by a killed agent */
+    hw_job_unlink(&r.job);
+    host_agent->started(&r.job);
+  }
   int rc = r.mpi ? spawn_launcher(&r, &orig) : spawn(&r, &orig);
   if (!rc) rc = supervise(&r, &watched);
   stop_all(&r);
+  if (host_agent) rc = host_agent->finish(rc);
   if (rc == RCCERUN_OK && job_dir_wanted(o) && job_dir_write(o, &r.job, now_s() - started) != 0) rc = RCCERUN_SETUP;
   hw_job_unlink(&r.job);
   hw_job_detach(&r.job);

@@ -20,6 +20,15 @@ enum {
  * messages are then lost (EPIPE).  The UEs get the disposition back. */
 void launch_ignore_sigpipe(void);
 
+/* rccerun --hosts: what the host agent (host_agent/) adds to a job's run on
+ * its host, which starts and supervises the UEs of the host's boards only. */
+struct launch_host_agent {
+  void (*started)(struct hw_job *job); /* the host's replica exists, no UE runs yet */
+  int (*verdict)(void);                /* each tick: 0, or the exit code another host ended the job with */
+  int (*finish)(int rc);               /* this host's UEs are gone (rc): returns the job's exit code */
+};
+void launch_set_host_agent(const struct launch_host_agent *agent);
+
 /* Run the job to completion; returns rccerun's exit code. */
 int launch_run(const struct launch_options *o);
 

@@ -60,9 +60,9 @@ static int check_comm(const RCCE_COMM *comm, const char *where) {
 static int arrive(const RCCE_COMM *comm, volatile uint32_t *count, uint32_t g) {
   volatile uint32_t *gen = count + 1, *asleep = count + 2, *polling = count + 3;
   timing_barrier_arrive(count, g); /* before counting in: the last one sees every arrival */
-  if (__atomic_fetch_add(count, 1, __ATOMIC_ACQ_REL) != (uint32_t)comm->size - 1) return 0;
-  __atomic_store_n(count, 0, __ATOMIC_RELAXED);
-  __atomic_store_n(gen, g + 1, __ATOMIC_RELEASE);
+  if (hw_mpb_rmw32(&rcce_g.job, count, HW_RMW_ADD, 1) != (uint32_t)comm->size - 1) return 0;
+  hw_mpb_store32(&rcce_g.job, count, 0);
+  hw_mpb_store32(&rcce_g.job, gen, g + 1);
   timing_barrier_release(count, g, comm->member, comm->size);
   hw_wake_word_asleep(gen, asleep);
   if (__atomic_load_n(polling, __ATOMIC_ACQUIRE))
@@ -140,8 +140,8 @@ int RCCE_comm_split(int (*color)(int, void *), void *aux, RCCE_COMM *comm) {
    * released from the last barrier of a freed communicator that reused this
    * line may not have re-read it yet, and must see it differ. */
   if (comm->my_rank == 0) {
-    __atomic_store_n(barrier_words(comm), 0, __ATOMIC_RELAXED);
-    __atomic_store_n(barrier_words(comm) + 3, 0, __ATOMIC_RELAXED); /* no RCCE_nb_barrier pollers */
+    hw_mpb_store32(&rcce_g.job, barrier_words(comm), 0);
+    hw_mpb_store32(&rcce_g.job, barrier_words(comm) + 3, 0); /* no RCCE_nb_barrier pollers */
   }
   return RCCE_barrier(&RCCE_COMM_WORLD);
 }

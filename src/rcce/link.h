@@ -36,14 +36,15 @@ static inline int rcce_link_announce(struct rcce_link *l, int dest, const struct
   if (rcce_link_has_header(l) && m) {
     unsigned char *line = rcce_link_sent_line(l, dest);
     if (tag) {
-      memcpy(line + 4, tag, m->size);
+      hw_mpb_copy(&rcce_g.job, line + 4, tag, m->size);
       v |= (int)(m->size << RCCE_LINK_TAG_SHIFT);
     } else {
-      struct rcce_sent_header *h = (struct rcce_sent_header *)line;
-      h->size_lo = (uint32_t)m->size;
-      h->size_hi = (uint32_t)((uint64_t)m->size >> 32);
-      h->mode = m->mode;
-      h->sender_addr = m->sender_addr;
+      struct rcce_sent_header h = {.size_lo = (uint32_t)m->size,
+                                   .size_hi = (uint32_t)((uint64_t)m->size >> 32),
+                                   .mode = m->mode,
+                                   .sender_addr = m->sender_addr};
+      size_t from = offsetof(struct rcce_sent_header, size_lo); /* word 0 is the flag's, written last */
+      hw_mpb_copy(&rcce_g.job, line + from, (const unsigned char *)&h + from, sizeof h - from);
     }
   }
   rcce_iflag_write(l->sent, v, dest);

@@ -14,6 +14,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "../hw/hosts.h"
 #include "../hw/segment.h"
 #include "../hw/wait.h"
 #include "../timing/timing.h"

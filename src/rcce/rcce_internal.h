@@ -82,7 +82,7 @@ int rcce_length_error(const char *where, int src, size_t has, size_t want);
 
 /* Copies into and out of an MPB: what the timing layer charges by the line. */
 static inline void rcce_mpb_write(volatile void *mpb, const void *src, size_t n) {
-  memcpy((void *)mpb, src, n);
+  hw_mpb_copy(&rcce_g.job, mpb, src, n);
   if (timing_enabled) timing_mpb_copy(mpb, n, 1);
 }
 static inline void rcce_mpb_read(void *dst, const volatile void *mpb, size_t n) {
@@ -124,9 +124,9 @@ static inline int rcce_iflag_read(struct rcce_iflag f, int ue) {
 static inline void rcce_iflag_write(struct rcce_iflag f, int val, int ue) {
   volatile uint32_t *w = rcce_iflag_word(f, ue);
   if (timing_enabled) timing_flag_write(w, rcce_iflag_slot(f), (uint32_t)val);
-  if (f.bit < 0) __atomic_store_n(w, (uint32_t)val, __ATOMIC_RELEASE);
-  else if (val) __atomic_or_fetch(w, rcce_iflag_mask(f), __ATOMIC_RELEASE);
-  else __atomic_and_fetch(w, ~rcce_iflag_mask(f), __ATOMIC_RELEASE);
+  if (f.bit < 0) hw_mpb_store32(&rcce_g.job, w, (uint32_t)val);
+  else if (val) hw_mpb_rmw32(&rcce_g.job, w, HW_RMW_OR, rcce_iflag_mask(f));
+  else hw_mpb_rmw32(&rcce_g.job, w, HW_RMW_AND, ~rcce_iflag_mask(f));
   if (ue != rcce_g.ue) hw_ring(&rcce_g.job, ue);
   rcce_counters()->flag_writes++;
 }

@@ -1,9 +1,16 @@
 /* Off-chip shared memory (RCCE_shmalloc) and the test-and-set locks. */
+#include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 #include "rcce_internal.h"
 
 t_vcharp RCCE_shmalloc(size_t size) {
+  if (hw_hosts_many(&rcce_g.job)) { /* each host has its own replica of the region (hw/hosts.h) */
+    fprintf(stderr, "RCCE_shmalloc (UE %d): off-chip shared memory is not shared between hosts (rccerun --hosts)\n",
+            rcce_g.ue);
+    return NULL;
+  }
   return rcce_alloc_lines(&rcce_g.shm_alloc, hw_shared(&rcce_g.job), size, "RCCE_shmalloc",
                           "shared (rccerun --shm-size)");
 }
@@ -49,6 +56,10 @@ int RCCE_DCMflush(void) {
   return RCCE_SUCCESS;
 }
 
+/* A lock whose register is on another host (rccerun --hosts) is asked for
+ * again after this long; its home's agent wakes the waiters of its host. */
+#define REMOTE_LOCK_RETRY_NS 50000L
+
 /* One test-and-set register per core (docs/references.md ref 1).  Both
  * return int, as RCCE declares them: RCCE_SUCCESS or RCCE_ERROR_ID. */
 int RCCE_acquire_lock(int ID) {
@@ -59,7 +70,11 @@ int RCCE_acquire_lock(int ID) {
   volatile uint32_t *w = (volatile uint32_t *)&t->locked;
   struct hw_wait_desc why = {.kind = HW_WAIT_LOCK, .peer = ID};
   timing_tas_access(hw_ue(&rcce_g.job, ID)->core);
-  while (__atomic_exchange_n(w, 1, __ATOMIC_ACQUIRE) != 0) {
+  while (hw_mpb_rmw32(&rcce_g.job, w, HW_RMW_XCHG, 1) != 0) {
+    if (hw_home_of(&rcce_g.job, w) != rcce_g.job.hdr->set.host) { /* on another host: ask again soon */
+      nanosleep(&(struct timespec){0, REMOTE_LOCK_RETRY_NS}, NULL);
+      continue;
+    }
     __atomic_fetch_add(&t->waiters, 1, __ATOMIC_SEQ_CST);
     hw_wait_change(&rcce_g.job, rcce_g.ue, w, 1, &why);
     __atomic_fetch_sub(&t->waiters, 1, __ATOMIC_RELAXED);
@@ -76,7 +91,8 @@ int RCCE_release_lock(int ID) {
   volatile uint32_t *w = (volatile uint32_t *)&t->locked;
   timing_tas_access(hw_ue(&rcce_g.job, ID)->core);
   timing_tas_released(hw_ue(&rcce_g.job, ID)->core); /* before the store: the next holder sees it */
-  __atomic_store_n(w, 0, __ATOMIC_SEQ_CST);
+  hw_mpb_store32(&rcce_g.job, w, 0);
+  __atomic_thread_fence(__ATOMIC_SEQ_CST);
   if (__atomic_load_n(&t->waiters, __ATOMIC_SEQ_CST)) hw_wake_word(w);
   return RCCE_SUCCESS;
 }

@@ -1,0 +1,210 @@
+/* Several hosts (hosts.h): this host's log of MPB writes, requests for
+ * read-modify-writes at a word's home, and the agent's application of what
+ * other hosts logged. */
+#define _GNU_SOURCE
+#include "hosts.h"
+
+#include <limits.h>
+#include <linux/futex.h>
+#include <sched.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "region.h"
+#include "wait.h"
+
+_Static_assert(HW_MAX_HOST_BOARDS == CHIP_MAX_BOARDS, "a host per board at most");
+
+/* Records the log holds; a writer finding it full waits for the agent. */
+#define LOG_RECORDS (1u << 15)
+/* Polls of an answer before sleeping on it. */
+#define REPLY_SPINS 2000
+
+struct host_log_head {
+  _Atomic uint64_t head HW_ALIGNED; /* next slot to take (writers) */
+  _Atomic uint64_t tail HW_ALIGNED; /* next slot to send (the agent) */
+  _Atomic uint32_t agent_asleep HW_ALIGNED;
+  _Atomic uint32_t bell;
+};
+
+/* A UE's requests to other hosts: the last answered and its old value. */
+struct host_reply {
+  _Atomic uint32_t done;
+  uint32_t value;
+  uint32_t next_seq; /* written by the UE only */
+};
+
+static uint64_t log_count(const struct hw_job_params *p) { return p->set.hosts > 1 ? LOG_RECORDS : 0; }
+static uint64_t one_if_hosts(const struct hw_job_params *p) { return p->set.hosts > 1; }
+HW_REGION_DECLARE(host_log, .name = "hw.host_log", .version = 1, .scope = HW_REGION_PER_JOB,
+                  .unit_bytes = sizeof(struct hw_host_record), .count = log_count)
+HW_REGION_DECLARE(host_log_head, .name = "hw.host_log_head", .version = 1, .scope = HW_REGION_PER_JOB,
+                  .unit_bytes = sizeof(struct host_log_head), .count = one_if_hosts)
+HW_REGION_DECLARE(host_reply, .name = "hw.host_reply", .version = 1, .scope = HW_REGION_PER_UE,
+                  .unit_bytes = sizeof(struct host_reply), .count = one_if_hosts)
+
+static int self_ue = -1;
+void hw_hosts_set_self(int ue) { self_ue = ue; }
+
+static long futex(volatile _Atomic uint32_t *w, int op, uint32_t v, const struct timespec *t) {
+  return syscall(SYS_futex, (uint32_t *)w, op, v, t, NULL, 0);
+}
+
+int hw_host_of_core(const struct hw_job *j, int core) {
+  return j->hdr->set.board_host[chip_board_of_core(&j->hdr->chip, core)];
+}
+
+/* The core whose MPB or test-and-set register holds segment offset off, or -1. */
+static int core_at(const struct hw_job *j, uint64_t off) {
+  const struct hw_header *h = j->hdr;
+  int cores = chip_num_cores(&h->chip);
+  if (off >= h->mpb_off && off < h->mpb_off + (uint64_t)h->chip.mpb_bytes_per_core * cores)
+    return (int)((off - h->mpb_off) / h->chip.mpb_bytes_per_core);
+  if (off >= h->tas_off && off < h->tas_off + sizeof(struct hw_tas) * (uint64_t)cores)
+    return (int)((off - h->tas_off) / sizeof(struct hw_tas));
+  return -1;
+}
+
+int hw_home_of(const struct hw_job *j, const volatile void *addr) {
+  int core = core_at(j, (uint64_t)((const unsigned char *)addr - j->base));
+  return core < 0 ? j->hdr->set.host : hw_host_of_core(j, core);
+}
+
+static struct host_log_head *log_head(const struct hw_job *j) { return hw_region_base(j, "hw.host_log_head"); }
+static struct hw_host_record *log_records(const struct hw_job *j) { return hw_region_base(j, "hw.host_log"); }
+
+/* Take k consecutive slots of the log, waiting while it is full. */
+static uint64_t log_take(struct hw_job *j, uint64_t k) {
+  struct host_log_head *lh = log_head(j);
+  uint64_t first = __atomic_fetch_add(&lh->head, k, __ATOMIC_ACQ_REL);
+  while (first + k - __atomic_load_n(&lh->tail, __ATOMIC_ACQUIRE) > LOG_RECORDS) sched_yield();
+  return first;
+}
+
+static struct hw_host_record *log_slot(struct hw_job *j, uint64_t slot) { return &log_records(j)[slot % LOG_RECORDS]; }
+
+/* The record at slot is complete: the agent may send it (and wakes for it). */
+static void log_commit(struct hw_job *j, struct hw_host_record *r, uint64_t slot) {
+  __atomic_store_n(&r->ready, slot + 1, __ATOMIC_RELEASE);
+  __atomic_thread_fence(__ATOMIC_SEQ_CST); /* against the agent's check before it naps */
+  struct host_log_head *lh = log_head(j);
+  if (__atomic_load_n(&lh->agent_asleep, __ATOMIC_RELAXED)) {
+    __atomic_fetch_add(&lh->bell, 1, __ATOMIC_RELEASE);
+    futex(&lh->bell, FUTEX_WAKE, INT_MAX, NULL);
+  }
+}
+
+static uint64_t offset_of(const struct hw_job *j, const volatile void *p) {
+  return (uint64_t)((const unsigned char *)p - j->base);
+}
+
+void hw_hosts_copy(struct hw_job *j, void *dst, const void *src, size_t n) {
+  uint64_t k = (n + HW_HOST_RECORD_DATA - 1) / HW_HOST_RECORD_DATA, slot = log_take(j, k);
+  uint64_t off = offset_of(j, dst);
+  for (uint64_t i = 0; i < k; i++) {
+    struct hw_host_record *r = log_slot(j, slot + i);
+    size_t at = (size_t)i * HW_HOST_RECORD_DATA, len = n - at < HW_HOST_RECORD_DATA ? n - at : HW_HOST_RECORD_DATA;
+    r->off = off + at;
+    r->kind = HW_HOST_COPY;
+    r->len = (uint16_t)len;
+    memcpy(r->data, (const unsigned char *)src + at, len);
+    log_commit(j, r, slot + i);
+  }
+  memcpy(dst, src, n);
+}
+
+static void log_word(struct hw_job *j, enum hw_host_kind kind, uint64_t off, uint16_t op, int ue, uint32_t seq,
+                     uint32_t v) {
+  uint64_t slot = log_take(j, 1);
+  struct hw_host_record *r = log_slot(j, slot);
+  r->off = off;
+  r->kind = (uint16_t)kind;
+  r->len = op;
+  r->ue = ue;
+  r->seq = seq;
+  r->value = v;
+  log_commit(j, r, slot);
+}
+
+void hw_hosts_store32(struct hw_job *j, volatile uint32_t *w, uint32_t v) {
+  log_word(j, HW_HOST_STORE, offset_of(j, w), 0, -1, 0, v);
+  __atomic_store_n(w, v, __ATOMIC_RELEASE);
+}
+
+uint32_t hw_hosts_rmw32(struct hw_job *j, volatile uint32_t *w, enum hw_rmw_op op, uint32_t v) {
+  if (hw_home_of(j, w) == j->hdr->set.host || self_ue < 0) return hw_rmw32_here(w, op, v);
+  struct host_reply *me = hw_region_ue(j, "hw.host_reply", self_ue);
+  uint32_t seq = ++me->next_seq;
+  log_word(j, HW_HOST_RMW, offset_of(j, w), (uint16_t)op, self_ue, seq, v);
+  /* The home's agent answers through ours (hw_hosts_apply, HW_HOST_REPLY). */
+  for (int i = 0; __atomic_load_n(&me->done, __ATOMIC_ACQUIRE) != seq; i++)
+    if (i < REPLY_SPINS) hw_cpu_relax();
+    else futex(&me->done, FUTEX_WAIT, seq - 1, NULL);
+  return me->value;
+}
+
+const struct hw_host_record *hw_hosts_log_peek(struct hw_job *j) {
+  uint64_t tail = __atomic_load_n(&log_head(j)->tail, __ATOMIC_RELAXED);
+  if (tail == __atomic_load_n(&log_head(j)->head, __ATOMIC_ACQUIRE)) return NULL;
+  const struct hw_host_record *r = log_slot(j, tail);
+  return __atomic_load_n(&r->ready, __ATOMIC_ACQUIRE) == tail + 1 ? r : NULL;
+}
+
+void hw_hosts_log_pop(struct hw_job *j) { __atomic_fetch_add(&log_head(j)->tail, 1, __ATOMIC_RELEASE); }
+
+void hw_hosts_log_nap(struct hw_job *j, long ns) {
+  struct host_log_head *lh = log_head(j);
+  uint32_t bell = __atomic_load_n(&lh->bell, __ATOMIC_ACQUIRE);
+  __atomic_store_n(&lh->agent_asleep, 1, __ATOMIC_RELAXED);
+  __atomic_thread_fence(__ATOMIC_SEQ_CST);
+  if (!hw_hosts_log_peek(j)) {
+    struct timespec t = {ns / 1000000000L, ns % 1000000000L};
+    futex(&lh->bell, FUTEX_WAIT, bell, &t);
+  }
+  __atomic_store_n(&lh->agent_asleep, 0, __ATOMIC_RELAXED);
+}
+
+/* The UE on this host whose MPB or register holds off (to ring it), or -1. */
+static int local_owner(const struct hw_job *j, uint64_t off) {
+  static int ue_of_core[CHIP_MAX_CORES + 1]; /* UE + 1; built on first use (cores never move) */
+  if (!ue_of_core[CHIP_MAX_CORES]) {
+    for (int u = 0; u < (int)j->hdr->nue; u++) ue_of_core[hw_ue(j, u)->core] = u + 1;
+    ue_of_core[CHIP_MAX_CORES] = 1;
+  }
+  int core = core_at(j, off);
+  if (core < 0 || hw_host_of_core(j, core) != j->hdr->set.host) return -1;
+  return ue_of_core[core] - 1;
+}
+
+static int ue_is_here(const struct hw_job *j, int ue) {
+  return ue >= 0 && ue < (int)j->hdr->nue && hw_host_of_core(j, hw_ue(j, ue)->core) == j->hdr->set.host;
+}
+
+void hw_hosts_apply(struct hw_job *j, const struct hw_host_record *r) {
+  volatile uint32_t *w = (volatile uint32_t *)(j->base + r->off);
+  switch (r->kind) {
+    case HW_HOST_COPY: memcpy(j->base + r->off, r->data, r->len); break;
+    case HW_HOST_STORE:
+      __atomic_store_n(w, r->value, __ATOMIC_RELEASE);
+      futex((volatile _Atomic uint32_t *)w, FUTEX_WAKE, INT_MAX, NULL); /* a sleeper on the word itself */
+      break;
+    case HW_HOST_RMW:
+      if (hw_home_of(j, w) != j->hdr->set.host) return; /* another host's request */
+      uint32_t old = hw_rmw32_here(w, (enum hw_rmw_op)r->len, r->value);
+      futex((volatile _Atomic uint32_t *)w, FUTEX_WAKE, INT_MAX, NULL);
+      log_word(j, HW_HOST_REPLY, r->off, 0, r->ue, r->seq, old);
+      break;
+    case HW_HOST_REPLY: {
+      if (!ue_is_here(j, r->ue)) return;
+      struct host_reply *to = hw_region_ue(j, "hw.host_reply", r->ue);
+      to->value = r->value;
+      __atomic_store_n(&to->done, r->seq, __ATOMIC_RELEASE);
+      futex(&to->done, FUTEX_WAKE, INT_MAX, NULL);
+      return;
+    }
+    default: return;
+  }
+  int owner = local_owner(j, r->off);
+  if (owner >= 0) hw_ring(j, owner);
+}

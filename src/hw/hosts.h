@@ -1,0 +1,110 @@
+/*
+ * hw layer: a job whose boards run on several hosts (rccerun --hosts;
+ * docs/cluster.md, "Several hosts").  Every host keeps a replica of the whole
+ * segment and runs the UEs of its own boards; an agent per host
+ * (launch/host_agent.c) carries what must cross hosts over MPI.
+ *
+ * MPBs stay alike on every host by write update:
+ *  - a plain write into an MPB (a copy of bytes, a flag word stored) is
+ *    applied here and appended, in the order the writes happened, to this
+ *    host's log; the agent broadcasts the log to the other agents in causal
+ *    order, and each applies it to its replica and rings the MPB's owner;
+ *  - a read-modify-write (single-bit flags, a barrier's arrival count,
+ *    test-and-set) happens at the word's home, the host of the board whose
+ *    MPB or register holds it: directly when that is this host, else as a
+ *    request to the home's agent, which answers with the old value.  Its
+ *    result is not sent to other replicas: such words are read only at their
+ *    home (RCCE reads its flags in its own MPB; arrival counts and locks are
+ *    only ever changed atomically).
+ * A write takes its place in the log before it is applied here, so whatever
+ * another UE of this host does after seeing it is logged after it.
+ *
+ * A single-host job never takes the slow paths: one predictable branch on a
+ * header word (hw_hosts_many).
+ */
+#ifndef OPENSCC_HW_HOSTS_H
+#define OPENSCC_HW_HOSTS_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "segment.h"
+
+#define HW_MAX_HOSTS HW_MAX_HOST_BOARDS
+
+/* What a log record does to the replicas. */
+enum hw_host_kind {
+  HW_HOST_COPY = 1,  /* len bytes of data at off */
+  HW_HOST_STORE = 2, /* the 32-bit value at off */
+  HW_HOST_RMW = 3,   /* request: op on the word at off (home host only), answer to ue */
+  HW_HOST_REPLY = 4, /* answer to request seq of ue: value */
+};
+enum hw_rmw_op { HW_RMW_ADD = 0, HW_RMW_OR = 1, HW_RMW_AND = 2, HW_RMW_XCHG = 3 };
+
+#define HW_HOST_RECORD_DATA 32
+struct hw_host_record {
+  _Atomic uint64_t ready; /* slot number + 1 once the record is complete */
+  uint64_t off;           /* target, from the start of the segment */
+  uint16_t kind, len;     /* enum hw_host_kind; COPY: bytes in data; RMW: enum hw_rmw_op */
+  int32_t ue;             /* RMW, REPLY: the requesting UE */
+  uint32_t seq;           /* RMW, REPLY: the request's number */
+  uint32_t value;         /* STORE, RMW: operand; REPLY: old value */
+  unsigned char data[HW_HOST_RECORD_DATA];
+};
+_Static_assert(sizeof(struct hw_host_record) == 64, "one host cache line per record");
+
+static inline int hw_hosts_many(const struct hw_job *j) { return j->hdr->set.hosts > 1; }
+
+/* The host of the board that core belongs to. */
+int hw_host_of_core(const struct hw_job *j, int core);
+/* The home host of a word of an MPB or test-and-set register of the job. */
+int hw_home_of(const struct hw_job *j, const volatile void *addr);
+
+/* The UE this process runs (for answers to its requests); set at attach. */
+void hw_hosts_set_self(int ue);
+
+/* Slow paths of the functions below (several hosts). */
+void hw_hosts_copy(struct hw_job *j, void *dst, const void *src, size_t n);
+void hw_hosts_store32(struct hw_job *j, volatile uint32_t *w, uint32_t v);
+uint32_t hw_hosts_rmw32(struct hw_job *j, volatile uint32_t *w, enum hw_rmw_op op, uint32_t v);
+
+/* The atomic operation itself, on this replica; returns the old value. */
+static inline uint32_t hw_rmw32_here(volatile uint32_t *w, enum hw_rmw_op op, uint32_t v) {
+  switch (op) {
+    case HW_RMW_ADD: return __atomic_fetch_add(w, v, __ATOMIC_ACQ_REL);
+    case HW_RMW_OR: return __atomic_fetch_or(w, v, __ATOMIC_ACQ_REL);
+    case HW_RMW_AND: return __atomic_fetch_and(w, v, __ATOMIC_ACQ_REL);
+    default: return __atomic_exchange_n(w, v, __ATOMIC_ACQ_REL);
+  }
+}
+
+/* Write n bytes into an MPB (any UE's). */
+static inline void hw_mpb_copy(struct hw_job *j, volatile void *dst, const void *src, size_t n) {
+  if (__builtin_expect(hw_hosts_many(j), 0)) hw_hosts_copy(j, (void *)dst, src, n);
+  else memcpy((void *)dst, src, n);
+}
+/* Store a word of an MPB (release: what was written before is seen first). */
+static inline void hw_mpb_store32(struct hw_job *j, volatile uint32_t *w, uint32_t v) {
+  if (__builtin_expect(hw_hosts_many(j), 0)) hw_hosts_store32(j, w, v);
+  else __atomic_store_n(w, v, __ATOMIC_RELEASE);
+}
+/* Read-modify-write a word of an MPB or register at its home; returns the old value. */
+static inline uint32_t hw_mpb_rmw32(struct hw_job *j, volatile uint32_t *w, enum hw_rmw_op op, uint32_t v) {
+  if (__builtin_expect(hw_hosts_many(j), 0)) return hw_hosts_rmw32(j, w, op, v);
+  return hw_rmw32_here(w, op, v);
+}
+
+/* --- The agent's side (launch/host_agent.c) --- */
+
+/* The next complete record of this host's log, or NULL; hw_hosts_log_pop
+ * frees it. */
+const struct hw_host_record *hw_hosts_log_peek(struct hw_job *j);
+void hw_hosts_log_pop(struct hw_job *j);
+/* The agent sleeps until a record is logged or ns have passed. */
+void hw_hosts_log_nap(struct hw_job *j, long ns);
+/* Apply a record another host logged to this replica: write it and ring the
+ * owner, or, for a request whose home is here, do it and log the answer. */
+void hw_hosts_apply(struct hw_job *j, const struct hw_host_record *r);
+
+#endif

@@ -1,0 +1,20 @@
+/* The agents' link (host_link.c): one thread per agent carries this host's
+ * log of MPB writes to the other hosts and applies theirs (hw/hosts.h), over
+ * the MPI world mpirun started the agents in. */
+#ifndef OPENSCC_LAUNCH_HOST_LINK_H
+#define OPENSCC_LAUNCH_HOST_LINK_H
+
+#include "../../hw/hosts.h"
+
+/* Start the link of host me of hosts for the replica job; 0 or -1. */
+int host_link_start(struct hw_job *job, int me, int hosts);
+/* 0, or the exit code another host's part of the job failed with. */
+int host_link_remote_failure(void);
+/* This host's UEs are gone with exit code rc: tell the other hosts, serve
+ * them until every host's part has ended, stop the link; returns the job's
+ * exit code (rc, else the first other host's failure). */
+int host_link_finish(int rc);
+/* Whether every host's end has been heard (after host_link_finish). */
+int host_link_all_ended(void);
+
+#endif

@@ -1,0 +1,52 @@
+/* openscc-host-agent: one per host of rccerun --hosts, started by mpirun
+ * with rccerun's arguments (launch/hosts_launch.c).  MPI rank h is host h of
+ * the hosts file: it lays out its replica of the job's segment, starts and
+ * supervises the UEs of its boards as rccerun does on one host, and runs the
+ * link that keeps the replicas' MPBs alike (host_link.h). */
+#include <mpi.h>
+#include <stdio.h>
+#include <unistd.h>
+
+#include "../options.h"
+#include "../supervise.h"
+#include "host_link.h"
+
+static int me, hosts;
+
+static void started(struct hw_job *job) {
+  if (host_link_start(job, me, hosts) != 0) {
+    fprintf(stderr, "rccerun: host %d: cannot start the link to the other hosts\n", me);
+    MPI_Abort(MPI_COMM_WORLD, RCCERUN_SETUP);
+  }
+}
+
+static const struct launch_host_agent agent = {started, host_link_remote_failure, host_link_finish};
+
+int main(int argc, char **argv) {
+  int provided;
+  MPI_Init_thread(&argc, &argv, MPI_THREAD_SERIALIZED, &provided);
+  MPI_Comm_rank(MPI_COMM_WORLD, &me);
+  MPI_Comm_size(MPI_COMM_WORLD, &hosts);
+  static struct launch_options o;
+  launch_ignore_sigpipe();
+  if (provided < MPI_THREAD_SERIALIZED) {
+    fprintf(stderr, "rccerun: host %d: the MPI library gives no thread support (MPI_THREAD_SERIALIZED)\n", me);
+    MPI_Abort(MPI_COMM_WORLD, RCCERUN_SETUP);
+  }
+  /* The arguments were checked by rccerun before mpirun started: a failure
+   * here is this host's (a missing program, another chip file). */
+  argv[0] = "rccerun";
+  int rc = launch_parse(argc, argv, &o);
+  if (rc == 0 && o.job.set.hosts != hosts) {
+    fprintf(stderr, "rccerun: host %d: %d agents for %d hosts\n", me, hosts, o.job.set.hosts);
+    rc = -1;
+  }
+  if (rc != 0) MPI_Abort(MPI_COMM_WORLD, RCCERUN_USAGE);
+  o.job.set.host = me;
+  launch_set_host_agent(&agent);
+  rc = launch_run(&o);
+  /* After a failure the other agents may be gone: leave without MPI's end. */
+  if (rc != 0 && !host_link_all_ended()) _exit(rc);
+  MPI_Finalize();
+  return rc;
+}

@@ -1,0 +1,105 @@
+/* rccerun --hosts FILE (docs/cluster.md, "Several hosts"): Open MPI's mpirun
+ * starts one openscc-host-agent per host, rank h on the h-th host of FILE,
+ * with rccerun's own arguments; each agent runs the UEs of its host's boards
+ * (host_agent/).  mpirun reaches other hosts with its rsh/ssh agent
+ * (OMPI_MCA_plm_rsh_agent, e.g. `ip netns exec` in the tests), stops every
+ * agent when one fails or is lost, and returns the first failing exit code. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "hosts_launch.h"
+#include "mpi_launch.h"
+#include "own_dir.h"
+#include "supervise.h"
+
+extern char **environ;
+
+#define MAX_EXPORTS 64
+
+static pid_t mpirun_pid;
+static void forward_signal(int sig) {
+  if (mpirun_pid > 0) kill(mpirun_pid, sig);
+}
+
+/* mpirun's hostfile: one slot per host, so rank h lands on host h. */
+static int write_hostfile(const struct launch_options *o, char *path, size_t len) {
+  snprintf(path, len, "/tmp/openscc-hosts-XXXXXX");
+  int fd = mkstemp(path);
+  FILE *f = fd < 0 ? NULL : fdopen(fd, "w");
+  if (!f) return -1;
+  for (int h = 0; h < o->job.set.hosts; h++) fprintf(f, "%s slots=1\n", o->host_names[h]);
+  return fclose(f);
+}
+
+/* The environment the agents (and so the UEs) get: OpenSCC's knobs and PMIx's
+ * settings, which mpirun does not forward by itself (it does OMPI_MCA_*). */
+static int add_exports(char **argv, int n, int max) {
+  for (char **e = environ; *e && n + 2 < max; e++)
+    if (!strncmp(*e, "OPENSCC_", 8) || !strncmp(*e, "PMIX_MCA_", 9)) {
+      argv[n++] = "-x";
+      argv[n++] = strndup(*e, strcspn(*e, "="));
+    }
+  return n;
+}
+
+int launch_hosts_run(const struct launch_options *o, int argc, char **argv) {
+  char mpirun[4096], bin[4096], agent[4096 + 32], hostfile[64], np[16];
+  if (!mpi_find_openmpi_launcher(mpirun, sizeof mpirun)) {
+    fprintf(stderr,
+            "rccerun: --hosts needs Open MPI's mpirun on PATH (install openmpi-bin: scripts/install-deps.sh)\n");
+    return RCCERUN_SETUP;
+  }
+  if (launch_own_directory(bin, sizeof bin) != 0) return RCCERUN_SETUP;
+  snprintf(agent, sizeof agent, "%s/openscc-host-agent", bin);
+  if (access(agent, X_OK) != 0) {
+    fprintf(stderr, "rccerun: --hosts needs %s (built when Open MPI's development files are installed)\n", agent);
+    return RCCERUN_SETUP;
+  }
+  if (write_hostfile(o, hostfile, sizeof hostfile) != 0) {
+    fprintf(stderr, "rccerun: cannot write a hostfile for mpirun in /tmp: %s\n", strerror(errno));
+    return RCCERUN_SETUP;
+  }
+  snprintf(np, sizeof np, "%d", o->job.set.hosts);
+  /* --bind-to none: an agent's UEs share its host's CPUs (Open MPI would bind
+   * each agent, and every process it forks, to one core). */
+  static char *args[MAX_EXPORTS + 4096];
+  int n = 0;
+  const char *fixed[] = {mpirun, "--quiet", "--hostfile", hostfile, "-np", np, "--bind-to", "none"};
+  for (size_t i = 0; i < sizeof fixed / sizeof fixed[0]; i++) args[n++] = (char *)fixed[i];
+  n = add_exports(args, n, MAX_EXPORTS);
+  args[n++] = agent;
+  for (int i = 1; i < argc && n < (int)(sizeof args / sizeof args[0]) - 1; i++) args[n++] = argv[i];
+  args[n] = NULL;
+  if (geteuid() == 0) { /* Open MPI refuses root unless told twice */
+    setenv("OMPI_ALLOW_RUN_AS_ROOT", "1", 1);
+    setenv("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1", 1);
+  }
+  struct sigaction fwd = {.sa_handler = forward_signal};
+  sigemptyset(&fwd.sa_mask);
+  mpirun_pid = fork();
+  if (mpirun_pid == 0) {
+    execv(mpirun, args);
+    fprintf(stderr, "rccerun: cannot execute %s: %s\n", mpirun, strerror(errno));
+    _exit(127);
+  }
+  int rc = RCCERUN_SETUP, st;
+  if (mpirun_pid > 0) {
+    for (int s = 0, sigs[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT}; s < 4; s++) sigaction(sigs[s], &fwd, NULL);
+    while (waitpid(mpirun_pid, &st, 0) < 0 && errno == EINTR) continue;
+    rc = WIFEXITED(st) ? WEXITSTATUS(st) : RCCERUN_SIGNALLED + WTERMSIG(st);
+    /* mpirun passes on an agent's death by signal as 128 + the signal. */
+    if (rc > RCCERUN_SIGNALLED && rc < RCCERUN_SIGNALLED + 64)
+      fprintf(stderr,
+              "rccerun: a host left the job: its agent ended by signal %d (%s), killed or cut off; mpirun stopped "
+              "the UEs of every host\n",
+              rc - RCCERUN_SIGNALLED, strsignal(rc - RCCERUN_SIGNALLED));
+  } else fprintf(stderr, "rccerun: cannot start %s: %s\n", mpirun, strerror(errno));
+  unlink(hostfile);
+  return rc;
+}

@@ -1,0 +1,169 @@
+"""Boards on several hosts (rccerun --hosts, docs/cluster.md "Several hosts"):
+hosts are network namespaces of this machine (netns_hosts.py), mpirun starts
+one agent per host through tests/hosts/netns_rsh."""
+from __future__ import annotations
+
+import os
+import re
+import signal
+import subprocess
+import time
+
+import pytest
+
+import netns_hosts
+import openscc_testlib as lib
+from openscc_testlib import rccerun
+
+WHY_NOT = netns_hosts.unavailable()
+pytestmark = pytest.mark.skipif(WHY_NOT is not None, reason=WHY_NOT or "")
+
+TIMEOUT = 120  # s, for rccerun's whole run over the namespaces
+
+
+@pytest.fixture(scope="module")
+def hosts():
+    with netns_hosts.namespaced_hosts(3) as made:
+        yield made
+
+
+def hostfile(scratch, names) -> str:
+    path = scratch / "hosts"
+    path.write_text("# hosts of the test\n" + "".join(f"{n} slots=1\n" for n in names))
+    return str(path)
+
+
+def on_hosts(build, scratch, hosts, count, *args, env_extra=None):
+    names, env = hosts
+    full = lib.base_env(build, **env, **(env_extra or {}))
+    if build.asan:  # Open MPI's own allocations at exit are not ours to judge; a NULL store stays a SIGSEGV
+        full["ASAN_OPTIONS"] = "detect_leaks=0:abort_on_error=0:handle_segv=0"
+    return rccerun(build, "--hosts", hostfile(scratch, names[:count]), *args, env=full, timeout=TIMEOUT)
+
+
+def checksum(out: str) -> str:
+    m = re.search(r"checksum (\S+) \(weighted (\S+)\)", out)
+    assert m, out
+    return m.group(0)
+
+
+def test_stencil_96_ues_on_two_hosts_as_on_one(build, scratch, hosts):
+    app = build.app("stencil")
+    one = rccerun(build, "-nue", 96, "--boards", 2, app, 8, 20)
+    two = on_hosts(build, scratch, hosts, 2, "-nue", 96, "--boards", 2, app, 8, 20)
+    assert one.rc == lib.RC_OK and two.rc == lib.RC_OK, (one, two)
+    assert "stencil: OK" in two.out, two
+    assert checksum(two.out) == checksum(one.out), (one, two)
+
+
+def test_shift_96_ues_on_two_hosts(build, scratch, hosts):
+    res = on_hosts(build, scratch, hosts, 2, "-nue", 96, "--boards", 2, build.app("shift"), 20, 200)
+    assert res.rc == lib.RC_OK, res
+    assert "shift: OK" in res.out, res
+
+
+def test_three_hosts(build, scratch, hosts):
+    cores = "0,1,47,48,49,95,96,97,143"
+    app = build.app("stencil")
+    one = rccerun(build, "-nue", 9, "--boards", 3, "--cores", cores, app, 8, 10)
+    three = on_hosts(build, scratch, hosts, 3, "-nue", 9, "--boards", 3, "--cores", cores, app, 8, 10)
+    assert three.rc == lib.RC_OK, three
+    assert checksum(three.out) == checksum(one.out), (one, three)
+
+
+@pytest.mark.parametrize("flags", [(), ("-DSINGLEBITFLAGS",)], ids=["big", "singlebit"])
+def test_gory_flags_put_get_across_hosts(build, compile_program, scratch, hosts, flags):
+    prog = compile_program(build, "gory", "-DGORY", *flags)
+    res = on_hosts(build, scratch, hosts, 2, "-nue", 4, "--boards", 2, "--cores", "0,1,48,49", prog, 1)
+    assert res.rc == lib.RC_OK, res
+    assert re.search(r"^gory: OK \(4 UEs", res.out, re.M), res
+
+
+@pytest.mark.parametrize("count", (2, 3))
+def test_locks_across_hosts(build, compile_program, scratch, hosts, count):
+    prog = compile_program(build, "mpb_counter", "-DGORY")
+    cores = ",".join(f"{48 * b + c}" for b in range(count) for c in (0, 1))
+    res = on_hosts(build, scratch, hosts, count, "-nue", 2 * count, "--boards", count, "--cores", cores, prog, 10)
+    assert res.rc == lib.RC_OK, res
+    assert f"mpb_counter: OK ({2 * count} UEs, {20 * count} increments)" in res.out, res
+
+
+def test_ircce_any_source_across_hosts(build, compile_program, scratch, hosts):
+    prog = compile_program(build, "ircce")
+    res = on_hosts(build, scratch, hosts, 2, "-nue", 4, "--boards", 2, "--cores", "0,1,48,49", prog, "anysource", 4)
+    assert res.rc == lib.RC_OK, res
+    assert res.err_lines == [], res
+
+
+@pytest.mark.parametrize("mode,ue,where", [("segv", 1, "core 1, board 0, host 0"),
+                                           ("exit_status", 2, "core 48, board 1, host 1")])
+def test_ue_failure_on_any_host_ends_the_job(build, compile_program, scratch, hosts, mode, ue, where):
+    prog = compile_program(build, "crash")
+    res = on_hosts(build, scratch, hosts, 2, "-nue", 4, "--boards", 2, "--cores", "0,1,48,49", prog, mode)
+    assert res.rc == lib.RC_UE_FAILED, res
+    assert re.search(rf"rccerun: UE {ue} \({where}\) (crashed|exited with status 3)", res.err), res
+    assert "another host ended the job" in res.err, res
+
+
+def test_timeout_on_hosts(build, compile_program, scratch, hosts):
+    prog = compile_program(build, "crash")
+    res = on_hosts(build, scratch, hosts, 2, "--timeout", 2, "-nue", 4, "--boards", 2, "--cores", "0,1,48,49", prog,
+                   "hang")
+    assert res.rc == lib.RC_TIMEOUT, res
+    assert "timeout: the job ran longer than 2 s" in res.err, res
+
+
+def test_losing_a_host_ends_the_job(build, compile_program, scratch, hosts):
+    names, env = hosts
+    prog = compile_program(build, "crash")
+    full = lib.base_env(build, **env)
+    if build.asan:
+        full["ASAN_OPTIONS"] = "detect_leaks=0:abort_on_error=0:handle_segv=0"
+    hosts_path = hostfile(scratch, names[:2])
+    cmd = [str(build.rccerun), "--hosts", hosts_path, "-nue", 4, "--boards", 2, "--cores", "0,1,48,49", str(prog),
+           "hang"]
+    p = subprocess.Popen([str(c) for c in cmd], env=full, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                         start_new_session=True)
+    try:
+        ready = 0
+        deadline = time.monotonic() + 60
+        while ready < 4 and time.monotonic() < deadline:
+            line = p.stdout.readline()
+            ready += "ready" in line
+        assert ready == 4
+        # this job's agents (not mpirun, whose arguments name them): started with this test's hosts file
+        agents = subprocess.run(["pgrep", "-f", f"^{build.dir}/bin/openscc-host-agent --hosts {hosts_path}"],
+                                capture_output=True, text=True).stdout.split()
+        assert len(agents) == 2, agents
+        os.kill(int(agents[-1]), signal.SIGKILL)
+        p.wait(timeout=60)
+    finally:  # the job's processes hold the pipes: stop them all before reading to the end
+        if p.poll() is None:
+            os.killpg(p.pid, signal.SIGKILL)
+        lib.kill_session_processes()
+        out, err = p.communicate(timeout=60)
+    assert p.returncode == 128 + signal.SIGKILL, err
+    assert "rccerun: a host left the job: its agent ended by signal 9" in err, err
+
+
+def test_hosts_file_errors(build, scratch, hosts):
+    app = build.app("hello")
+    names, _ = hosts
+    res = rccerun(build, "--hosts", hostfile(scratch, names[:2]), "-nue", 4, app)
+    assert res.rc == lib.RC_USAGE, res
+    assert "2 hosts for 1 board(s): every host runs at least one board (give --boards 2)" in res.err, res
+    res = rccerun(build, "--hosts", hostfile(scratch, names[:2]), "--model", "scc", "-nue", 4, "--boards", 2, app)
+    assert res.rc == lib.RC_USAGE, res
+    assert "--model does not run across hosts yet" in res.err, res
+    res = rccerun(build, "--hosts", str(scratch / "missing"), "-nue", 4, app)
+    assert res.rc == lib.RC_USAGE and "--hosts: " in res.err, res
+    (scratch / "empty").write_text("# nothing\n")
+    res = rccerun(build, "--hosts", str(scratch / "empty"), "-nue", 4, app)
+    assert res.rc == lib.RC_USAGE and "names no host" in res.err, res
+
+
+def test_shared_memory_is_refused_across_hosts(build, compile_program, scratch, hosts):
+    prog = compile_program(build, "locks")
+    res = on_hosts(build, scratch, hosts, 2, "-nue", 2, "--boards", 2, "--cores", "0,48", prog, 1)
+    assert res.rc != lib.RC_OK, res
+    assert "off-chip shared memory is not shared between hosts (rccerun --hosts)" in res.err, res
