@@ -11,7 +11,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "region.h"
 #include "wait.h"
 
 _Static_assert(HW_MAX_HOST_BOARDS == CHIP_MAX_BOARDS, "a host per board at most");
@@ -35,14 +34,13 @@ struct host_reply {
   uint32_t next_seq; /* written by the UE only */
 };
 
-static uint64_t log_count(const struct hw_job_params *p) { return p->set.hosts > 1 ? LOG_RECORDS : 0; }
-static uint64_t one_if_hosts(const struct hw_job_params *p) { return p->set.hosts > 1; }
-HW_REGION_DECLARE(host_log, .name = "hw.host_log", .version = 1, .scope = HW_REGION_PER_JOB,
-                  .unit_bytes = sizeof(struct hw_host_record), .count = log_count)
-HW_REGION_DECLARE(host_log_head, .name = "hw.host_log_head", .version = 1, .scope = HW_REGION_PER_JOB,
-                  .unit_bytes = sizeof(struct host_log_head), .count = one_if_hosts)
-HW_REGION_DECLARE(host_reply, .name = "hw.host_reply", .version = 1, .scope = HW_REGION_PER_UE,
-                  .unit_bytes = sizeof(struct host_reply), .count = one_if_hosts)
+/* The layout from hosts_off: the log's head, its records, a reply per UE. */
+#define RECORDS_OFF hw_align_up(sizeof(struct host_log_head), HW_HOST_LINE)
+#define REPLIES_OFF (RECORDS_OFF + LOG_RECORDS * sizeof(struct hw_host_record))
+
+uint64_t hw_hosts_bytes(const struct hw_job_params *p) {
+  return p->set.hosts > 1 ? REPLIES_OFF + hw_align_up(sizeof(struct host_reply), HW_HOST_LINE) * (uint64_t)p->nue : 0;
+}
 
 static int self_ue = -1;
 void hw_hosts_set_self(int ue) { self_ue = ue; }
@@ -71,8 +69,16 @@ int hw_home_of(const struct hw_job *j, const volatile void *addr) {
   return core < 0 ? j->hdr->set.host : hw_host_of_core(j, core);
 }
 
-static struct host_log_head *log_head(const struct hw_job *j) { return hw_region_base(j, "hw.host_log_head"); }
-static struct hw_host_record *log_records(const struct hw_job *j) { return hw_region_base(j, "hw.host_log"); }
+static struct host_log_head *log_head(const struct hw_job *j) {
+  return (struct host_log_head *)(j->base + j->hdr->hosts_off);
+}
+static struct hw_host_record *log_records(const struct hw_job *j) {
+  return (struct hw_host_record *)(j->base + j->hdr->hosts_off + RECORDS_OFF);
+}
+static struct host_reply *reply_of(const struct hw_job *j, int ue) {
+  return (struct host_reply *)(j->base + j->hdr->hosts_off + REPLIES_OFF +
+                               hw_align_up(sizeof(struct host_reply), HW_HOST_LINE) * (uint64_t)ue);
+}
 
 /* Take k consecutive slots of the log, waiting while it is full. */
 static uint64_t log_take(struct hw_job *j, uint64_t k) {
@@ -134,7 +140,7 @@ void hw_hosts_store32(struct hw_job *j, volatile uint32_t *w, uint32_t v) {
 
 uint32_t hw_hosts_rmw32(struct hw_job *j, volatile uint32_t *w, enum hw_rmw_op op, uint32_t v) {
   if (hw_home_of(j, w) == j->hdr->set.host || self_ue < 0) return hw_rmw32_here(w, op, v);
-  struct host_reply *me = hw_region_ue(j, "hw.host_reply", self_ue);
+  struct host_reply *me = reply_of(j, self_ue);
   uint32_t seq = ++me->next_seq;
   log_word(j, HW_HOST_RMW, offset_of(j, w), (uint16_t)op, self_ue, seq, v);
   /* The home's agent answers through ours (hw_hosts_apply, HW_HOST_REPLY). */
@@ -197,7 +203,7 @@ void hw_hosts_apply(struct hw_job *j, const struct hw_host_record *r) {
       break;
     case HW_HOST_REPLY: {
       if (!ue_is_here(j, r->ue)) return;
-      struct host_reply *to = hw_region_ue(j, "hw.host_reply", r->ue);
+      struct host_reply *to = reply_of(j, r->ue);
       to->value = r->value;
       __atomic_store_n(&to->done, r->seq, __ATOMIC_RELEASE);
       futex(&to->done, FUTEX_WAKE, INT_MAX, NULL);

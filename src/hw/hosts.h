@@ -61,6 +61,10 @@ int hw_host_of_core(const struct hw_job *j, int core);
 /* The home host of a word of an MPB or test-and-set register of the job. */
 int hw_home_of(const struct hw_job *j, const volatile void *addr);
 
+/* Bytes of the segment the hosts' state takes (segment.c lays it out after
+ * the MPBs): 0 for a job on one host. */
+uint64_t hw_hosts_bytes(const struct hw_job_params *p);
+
 /* The UE this process runs (for answers to its requests); set at attach. */
 void hw_hosts_set_self(int ue);
 

@@ -1,6 +1,7 @@
 /* Job segment: creation, mapping, removal and stale-segment cleanup. */
 #define _GNU_SOURCE
 #include "segment.h"
+#include "hosts.h"
 #include "trace.h"
 
 #include <dirent.h>
@@ -25,6 +26,9 @@ static void compute_layout(const struct hw_job_params *p, struct hw_header *h) {
   off = hw_align_up(off + sizeof(struct hw_tas) * (uint64_t)chip_num_cores(&p->chip), 4096);
   h->mpb_off = off;
   off = hw_align_up(off + (uint64_t)p->chip.mpb_bytes_per_core * chip_num_cores(&p->chip), 4096);
+  h->hosts_off = off;
+  h->hosts_bytes = hw_hosts_bytes(p);
+  off = hw_align_up(off + h->hosts_bytes, 4096);
   off = hw_region_layout(p, h, off); /* the layers' shared state (region.h) */
   /* Monitoring: counts per destination from the targets level on, events
    * from the sizes level on (hw/trace.h). */
@@ -94,6 +98,7 @@ uint64_t hw_shapes_fingerprint(void) {
                                    offsetof(struct hw_header, ue_off),
                                    offsetof(struct hw_header, svm_off),
                                    offsetof(struct hw_header, private_off),
+                                   offsetof(struct hw_header, hosts_off),
                                    sizeof(struct chip_desc),
                                    sizeof(struct hw_region_entry),
                                    sizeof(struct hw_settings),

@@ -24,7 +24,7 @@
 #include "settings.h"
 
 #define HW_MAGIC 0x214343536e65704fULL /* "OpenSCC!" */
-#define HW_VERSION 10                  /* raise when struct hw_header or struct hw_ue changes */
+#define HW_VERSION 11                  /* raise when struct hw_header or struct hw_ue changes */
 #define HW_HOST_LINE 64
 #define HW_MAX_UES CHIP_MAX_CORES
 #define HW_SHM_PREFIX "openscc-"
@@ -118,6 +118,9 @@ struct hw_header {
    * pool (the SCC's per-core DDR3 that the cores' lookup tables map;
    * rccerun --private-size, docs/data-movement.md). */
   uint64_t private_off, private_bytes;
+  /* rccerun --hosts (hosts.h): this host's log of MPB writes and the UEs'
+   * answers from other hosts; none (0 bytes) on one host. */
+  uint64_t hosts_off, hosts_bytes;
 };
 
 struct hw_job_params {
