@@ -44,6 +44,7 @@ bench: build
 	$(PYTHON) bench/svm_bench.py --build $(BUILD)
 	$(PYTHON) bench/mpi_bench.py --build $(BUILD)
 	$(PYTHON) bench/python_bench.py --build $(BUILD)
+	$(PYTHON) bench/hosts_bench.py --build $(BUILD)
 
 install: build
 	cmake --install $(BUILD) --prefix $(PREFIX)

@@ -47,6 +47,8 @@ int mailbox_init(void) {
   TIMING_SCOPE();
   if (!rcce_running()) return rcce_report(MAILBOX_ERROR_NOT_INIT, "mailbox_init", "call RCCE_init first");
   if (mailbox_g.ready) return MAILBOX_SUCCESS;
+  if (hw_hosts_many(rcce_job())) /* the doorbells signal processes of one host (docs/cluster.md) */
+    return rcce_report(MAILBOX_ERROR_NOT_INIT, "mailbox_init", "mailboxes do not run across hosts (rccerun --hosts)");
   if (rcce_xfer_requests_pending())
     return rcce_report(MAILBOX_ERROR_BUSY, "mailbox_init", "%d iRCCE requests are pending",
                        rcce_xfer_requests_pending());

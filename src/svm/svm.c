@@ -96,6 +96,9 @@ int svm_init(void) {
   TIMING_SCOPE();
   if (!rcce_running()) return rcce_report(SVM_ERROR_NOT_INIT, "svm_init", "call RCCE_init first");
   if (svm_g.ready) return SVM_SUCCESS;
+  if (hw_hosts_many(rcce_job())) /* one pool of page frames per host (docs/cluster.md) */
+    return rcce_report(SVM_ERROR_NOT_INIT, "svm_init",
+                       "shared virtual memory does not run across hosts (rccerun --hosts)");
   if (mailbox_init() != MAILBOX_SUCCESS)
     return rcce_report(SVM_ERROR_MAILBOX, "svm_init", "the mailbox system (needed for page ownership) did not start");
   svm_g.me = svm_ue_shared_of(rcce_job(), rcce_my_ue()); /* present: attach checked the layout hash */

@@ -167,3 +167,11 @@ def test_shared_memory_is_refused_across_hosts(build, compile_program, scratch, 
     res = on_hosts(build, scratch, hosts, 2, "-nue", 2, "--boards", 2, "--cores", "0,48", prog, 1)
     assert res.rc != lib.RC_OK, res
     assert "off-chip shared memory is not shared between hosts (rccerun --hosts)" in res.err, res
+
+
+@pytest.mark.parametrize("app,message", [("mailbox_pingpong", "mailbox_init on UE 0: mailboxes do not run across hosts"),
+                                         ("svm_table1", "svm_init on UE 0: shared virtual memory does not run across hosts")])
+def test_mailboxes_and_svm_are_refused_across_hosts(build, scratch, hosts, app, message):
+    res = on_hosts(build, scratch, hosts, 2, "--debug", "-nue", 2, "--boards", 2, "--cores", "0,48", build.app(app))
+    assert res.rc != lib.RC_OK, res
+    assert message in res.err, res

@@ -13,7 +13,7 @@ SEE_HELP = "(see rccerun --help)\n"
 QUICK = 30.0  # seconds: a refused input returns at once
 
 # Every row of the table, as --help spells it: adding an option adds it here.
-ROWS = ["-nue", "--nue", "--cores", "-f", "--chip", "--boards", "-clock", "--timeout", "--shm-size", "--svm-size", "--private-size", "--mpi", "--mpi-spawn-ues", "--copy-cores", "-h",
+ROWS = ["-nue", "--nue", "--cores", "-f", "--chip", "--boards", "--hosts", "-clock", "--timeout", "--shm-size", "--svm-size", "--private-size", "--mpi", "--mpi-spawn-ues", "--copy-cores", "-h",
         "--help", "--mpi-channel", "--flags", "--scheme", "--no-single-copy", "--mailbox", "--svm-check", "--debug", "--model",
         "--compute-slowdown", "--trace", "--trace-events", "--job-dir", "--replace-job-dir",
         "OPENSCC_SPIN", "OPENSCC_YIELD", "OPENSCC_ASYM_FENCE"]
