@@ -46,6 +46,9 @@
  * engine sleeps in the provider; on a loaded host such a fence may take
  * longer than DEADLOCK_SAMPLES ticks, so a deadlock must last 2 s. */
 #define MPI_DEADLOCK_SAMPLES 40
+/* Several hosts: ticks with every host's UEs stuck (or ended) before a
+ * deadlock is declared; the hosts' states travel between agents. */
+#define HOSTS_DEADLOCK_SAMPLES 40
 #define GRACE_MS 1000         /* after a UE failed: time the others get to exit on their own */
 #define LAUNCHER_TERM_MS 1500 /* MPI jobs: time the launcher gets to stop its ranks after SIGTERM */
 #define STOP_MS 5000          /* time to kill every descendant before naming the survivors */
@@ -61,6 +64,7 @@ struct job_run {
   int nalive;
   pid_t pgid;
   int asleep_ticks;
+  int hosts_stuck_ticks; /* --hosts: ticks with every host's UEs stuck */
   /* MPI jobs: the ranks' exits come from launch.ue, rccerun waits for the launcher. */
   int mpi;
   const struct mpi_command *cmd;
@@ -355,7 +359,6 @@ static int check_orphaned_waits(struct job_run *r) {
 /* Deadlock: every live UE asleep in the runtime on a futex whose value says
  * it must keep sleeping, unchanged over several ticks. */
 static int check_deadlock(struct job_run *r) {
-  if (hw_hosts_many(&r->job)) return 0; /* this host sees its own UEs only (docs/cluster.md) */
   int all_asleep = r->nalive > 0;
   for (int u = 0; u < r->o->job.nue && all_asleep; u++) {
     report_see(&r->job, u, &r->seen[u]);
@@ -365,6 +368,17 @@ static int check_deadlock(struct job_run *r) {
     r->last_sleeps[u] = sleeps;
   }
   r->asleep_ticks = all_asleep ? r->asleep_ticks + 1 : 0;
+  if (host_agent) { /* this agent sees its own UEs; the agents tell each other theirs (host_link.c) */
+    int here = r->asleep_ticks >= DEADLOCK_SAMPLES;
+    r->hosts_stuck_ticks = host_agent->stuck(here) ? r->hosts_stuck_ticks + 1 : 0;
+    if (r->hosts_stuck_ticks < HOSTS_DEADLOCK_SAMPLES) return 0;
+    char head[128];
+    snprintf(head, sizeof head,
+             "deadlock: every running UE on every host is blocked in the runtime and none can proceed (host %d:)",
+             r->job.hdr->set.host);
+    report_all(stderr, &r->job, r->ex, r->seen, head);
+    return RCCERUN_DEADLOCK;
+  }
   if (r->asleep_ticks < (r->mpi ? MPI_DEADLOCK_SAMPLES : DEADLOCK_SAMPLES)) return 0;
   report_all(stderr, &r->job, r->ex, r->seen,
              "deadlock: every running UE is blocked in the runtime and none can proceed");

@@ -26,6 +26,7 @@ struct launch_host_agent {
   void (*started)(struct hw_job *job); /* the host's replica exists, no UE runs yet */
   int (*verdict)(void);                /* each tick: 0, or the exit code another host ended the job with */
   int (*finish)(int rc);               /* this host's UEs are gone (rc): returns the job's exit code */
+  int (*stuck)(int here); /* this host's UEs are all stuck (1) or not (0): are every host's stuck or ended? */
 };
 void launch_set_host_agent(const struct launch_host_agent *agent);
 

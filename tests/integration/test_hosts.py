@@ -175,3 +175,14 @@ def test_mailboxes_and_svm_are_refused_across_hosts(build, scratch, hosts, app, 
     res = on_hosts(build, scratch, hosts, 2, "--debug", "-nue", 2, "--boards", 2, "--cores", "0,48", build.app(app))
     assert res.rc != lib.RC_OK, res
     assert message in res.err, res
+
+
+def test_deadlock_across_hosts(build, compile_program, scratch, hosts):
+    # UE 0 (host 0) and UE 1 (host 1) wait for each other; UEs 2 and 3 wait in RCCE_finalize's barrier.
+    prog = compile_program(build, "crash")
+    res = on_hosts(build, scratch, hosts, 2, "--timeout", 60, "-nue", 4, "--boards", 2, "--cores", "0,48,1,49", prog,
+                   "deadlock")
+    assert res.rc == lib.RC_DEADLOCK, res
+    assert "deadlock: every running UE on every host is blocked in the runtime" in res.err, res
+    assert ("UE 0 (core 0, board 0, host 0): blocked in RCCE_recv, waiting for data from UE 1 (core 48, board 1, "
+            "host 1)") in res.err, res

@@ -13,7 +13,7 @@
 #include <sys/prctl.h>
 #include <time.h>
 
-enum { TAG_BATCH = 1, TAG_END = 2 };
+enum { TAG_BATCH = 1, TAG_END = 2, TAG_STUCK = 3 };
 
 /* Records in one batch: 16 KB, below Open MPI's TCP eager limit (64 KB), so a
  * send never waits for the receiver to post its receive. */
@@ -49,10 +49,13 @@ static struct {
   struct pending *held;           /* received, not yet applicable */
   pthread_t thread;
   int running;
-  _Atomic int local_end;  /* this host's part ended: its exit code + 1 */
-  _Atomic int remote_end; /* another host ended with a failure: its code (0 none) */
-  int ended[HW_MAX_HOSTS];
+  _Atomic int local_end;   /* this host's part ended: its exit code + 1 */
+  _Atomic int remote_end;  /* another host ended with a failure: its code (0 none) */
+  int ended[HW_MAX_HOSTS]; /* a host's END was heard (read by the main thread too) */
   int first_failure;
+  int stuck[HW_MAX_HOSTS]; /* every UE of host h is stuck, as h last said (read by the main thread) */
+  _Atomic int stuck_here;  /* what this host's supervision says */
+  int stuck_told;          /* what the link last told the others */
 } L;
 
 static uint64_t now_ns(void) {
@@ -111,7 +114,7 @@ static void apply_held(void) {
 }
 
 static void on_end(int from, int code) {
-  L.ended[from] = 1;
+  __atomic_store_n(&L.ended[from], 1, __ATOMIC_RELEASE);
   if (code && !L.first_failure) {
     L.first_failure = code;
     __atomic_store_n(&L.remote_end, code, __ATOMIC_RELEASE);
@@ -124,10 +127,11 @@ static int receive(void) {
   MPI_Status st;
   while (MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, &flag, &st) == MPI_SUCCESS && flag) {
     any = 1;
-    if (st.MPI_TAG == TAG_END) {
-      int code;
-      MPI_Recv(&code, 1, MPI_INT, st.MPI_SOURCE, TAG_END, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-      on_end(st.MPI_SOURCE, code);
+    if (st.MPI_TAG == TAG_END || st.MPI_TAG == TAG_STUCK) {
+      int value = 0; /* an exit code or a stuck state: one int, sent as its bytes (send_all) */
+      MPI_Recv(&value, sizeof value, MPI_BYTE, st.MPI_SOURCE, st.MPI_TAG, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+      if (st.MPI_TAG == TAG_END) on_end(st.MPI_SOURCE, value);
+      else __atomic_store_n(&L.stuck[st.MPI_SOURCE], value, __ATOMIC_RELEASE);
       continue;
     }
     struct pending *p = malloc(sizeof *p);
@@ -152,7 +156,7 @@ static int receive(void) {
 
 static int all_ended(void) {
   for (int h = 0; h < L.hosts; h++)
-    if (!L.ended[h]) return 0;
+    if (!__atomic_load_n(&L.ended[h], __ATOMIC_ACQUIRE)) return 0;
   return 1;
 }
 
@@ -163,11 +167,16 @@ static void *run(void *unused) {
   long nap = NAP_MIN_NS;
   for (;;) {
     int did = send_log() | receive();
+    int stuck = __atomic_load_n(&L.stuck_here, __ATOMIC_ACQUIRE);
+    if (stuck != L.stuck_told) { /* after this host's writes, which may unstick another host */
+      send_all(&stuck, sizeof stuck, TAG_STUCK);
+      L.stuck_told = stuck;
+    }
     int end = __atomic_load_n(&L.local_end, __ATOMIC_ACQUIRE);
     if (end && !L.ended[L.me]) {
       while (send_log()) continue; /* everything this host wrote goes before its end */
       int code = end - 1;
-      send_all(&code, 1, TAG_END);
+      send_all(&code, sizeof code, TAG_END);
       on_end(L.me, code);
     }
     if (L.ended[L.me] && all_ended()) break;
@@ -206,3 +215,12 @@ int host_link_finish(int rc) {
 }
 
 int host_link_all_ended(void) { return all_ended(); }
+
+int host_link_stuck(int here) {
+  __atomic_store_n(&L.stuck_here, here, __ATOMIC_RELEASE);
+  for (int h = 0; h < L.hosts; h++) {
+    int stuck = h == L.me ? here : __atomic_load_n(&L.stuck[h], __ATOMIC_ACQUIRE);
+    if (!stuck && !__atomic_load_n(&L.ended[h], __ATOMIC_ACQUIRE)) return 0;
+  }
+  return 1;
+}

@@ -14,6 +14,10 @@ int host_link_remote_failure(void);
  * them until every host's part has ended, stop the link; returns the job's
  * exit code (rc, else the first other host's failure). */
 int host_link_finish(int rc);
+/* Deadlocks across hosts: this host's UEs are all stuck (here 1) or not;
+ * the link tells the other hosts when that changes.  Returns whether every
+ * host's UEs are stuck or have ended, as last heard. */
+int host_link_stuck(int here);
 /* Whether every host's end has been heard (after host_link_finish). */
 int host_link_all_ended(void);
 

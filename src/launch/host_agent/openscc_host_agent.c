@@ -20,7 +20,7 @@ static void started(struct hw_job *job) {
   }
 }
 
-static const struct launch_host_agent agent = {started, host_link_remote_failure, host_link_finish};
+static const struct launch_host_agent agent = {started, host_link_remote_failure, host_link_finish, host_link_stuck};
 
 int main(int argc, char **argv) {
   int provided;
