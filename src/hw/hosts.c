@@ -15,8 +15,12 @@
 
 _Static_assert(HW_MAX_HOST_BOARDS == CHIP_MAX_BOARDS, "a host per board at most");
 
-/* Records the log holds; a writer finding it full waits for the agent. */
+/* Records the log holds.  UEs wait for room before they take slots and
+ * leave HW_HOSTS_AGENT_ROOM to the agent's answers, so the agent, the only
+ * one to empty the log, never waits on it (host_link.c applies a batch only
+ * when its answers fit). */
 #define LOG_RECORDS (1u << 15)
+#define UE_ROOM (LOG_RECORDS - HW_HOSTS_AGENT_ROOM)
 /* Polls of an answer before sleeping on it. */
 #define REPLY_SPINS 2000
 
@@ -80,12 +84,23 @@ static struct host_reply *reply_of(const struct hw_job *j, int ue) {
                                hw_align_up(sizeof(struct host_reply), HW_HOST_LINE) * (uint64_t)ue);
 }
 
-/* Take k consecutive slots of the log, waiting while it is full. */
-static uint64_t log_take(struct hw_job *j, uint64_t k) {
+/* Take k consecutive slots of the log once at most room would be in use
+ * (waiting before taking them: a writer never holds slots while it waits). */
+static uint64_t log_take(struct hw_job *j, uint64_t k, uint64_t room) {
   struct host_log_head *lh = log_head(j);
-  uint64_t first = __atomic_fetch_add(&lh->head, k, __ATOMIC_ACQ_REL);
-  while (first + k - __atomic_load_n(&lh->tail, __ATOMIC_ACQUIRE) > LOG_RECORDS) sched_yield();
-  return first;
+  uint64_t first = __atomic_load_n(&lh->head, __ATOMIC_ACQUIRE);
+  for (;;) {
+    if (first + k - __atomic_load_n(&lh->tail, __ATOMIC_ACQUIRE) > room) {
+      sched_yield();
+      first = __atomic_load_n(&lh->head, __ATOMIC_ACQUIRE);
+    } else if (__atomic_compare_exchange_n(&lh->head, &first, first + k, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+      return first;
+  }
+}
+
+uint64_t hw_hosts_log_room(struct hw_job *j) {
+  struct host_log_head *lh = log_head(j);
+  return LOG_RECORDS - (__atomic_load_n(&lh->head, __ATOMIC_ACQUIRE) - __atomic_load_n(&lh->tail, __ATOMIC_ACQUIRE));
 }
 
 static struct hw_host_record *log_slot(struct hw_job *j, uint64_t slot) { return &log_records(j)[slot % LOG_RECORDS]; }
@@ -105,8 +120,11 @@ static uint64_t offset_of(const struct hw_job *j, const volatile void *p) {
   return (uint64_t)((const unsigned char *)p - j->base);
 }
 
-void hw_hosts_copy(struct hw_job *j, void *dst, const void *src, size_t n) {
-  uint64_t k = (n + HW_HOST_RECORD_DATA - 1) / HW_HOST_RECORD_DATA, slot = log_take(j, k);
+/* Bytes logged at once at most: a copy of more goes in pieces. */
+#define COPY_PIECE ((size_t)UE_ROOM / 2 * HW_HOST_RECORD_DATA)
+
+static void copy_piece(struct hw_job *j, unsigned char *dst, const unsigned char *src, size_t n) {
+  uint64_t k = (n + HW_HOST_RECORD_DATA - 1) / HW_HOST_RECORD_DATA, slot = log_take(j, k, UE_ROOM);
   uint64_t off = offset_of(j, dst);
   for (uint64_t i = 0; i < k; i++) {
     struct hw_host_record *r = log_slot(j, slot + i);
@@ -114,15 +132,21 @@ void hw_hosts_copy(struct hw_job *j, void *dst, const void *src, size_t n) {
     r->off = off + at;
     r->kind = HW_HOST_COPY;
     r->len = (uint16_t)len;
-    memcpy(r->data, (const unsigned char *)src + at, len);
+    memcpy(r->data, src + at, len);
     log_commit(j, r, slot + i);
   }
   memcpy(dst, src, n);
 }
 
+void hw_hosts_copy(struct hw_job *j, void *dst, const void *src, size_t n) {
+  for (size_t done = 0; done < n; done += COPY_PIECE)
+    copy_piece(j, (unsigned char *)dst + done, (const unsigned char *)src + done,
+               n - done < COPY_PIECE ? n - done : COPY_PIECE);
+}
+
 static void log_word(struct hw_job *j, enum hw_host_kind kind, uint64_t off, uint16_t op, int ue, uint32_t seq,
                      uint32_t v) {
-  uint64_t slot = log_take(j, 1);
+  uint64_t slot = log_take(j, 1, kind == HW_HOST_REPLY ? LOG_RECORDS : UE_ROOM); /* answers: the agent's */
   struct hw_host_record *r = log_slot(j, slot);
   r->off = off;
   r->kind = (uint16_t)kind;

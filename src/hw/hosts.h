@@ -105,6 +105,10 @@ static inline uint32_t hw_mpb_rmw32(struct hw_job *j, volatile uint32_t *w, enum
  * frees it. */
 const struct hw_host_record *hw_hosts_log_peek(struct hw_job *j);
 void hw_hosts_log_pop(struct hw_job *j);
+/* Log records kept for the agent's answers to requests (at most one per
+ * record of a batch it applies), and the records free now. */
+#define HW_HOSTS_AGENT_ROOM 1024u
+uint64_t hw_hosts_log_room(struct hw_job *j);
 /* The agent sleeps until a record is logged or ns have passed. */
 void hw_hosts_log_nap(struct hw_job *j, long ns);
 /* Apply a record another host logged to this replica: write it and ring the

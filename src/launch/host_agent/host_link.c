@@ -98,11 +98,16 @@ static void apply(const struct batch *b) {
   L.applied[b->from]++;
 }
 
-/* Apply held batches that have become applicable, until none has. */
+/* Whether the log has room for the answers of one more batch (hw/hosts.h):
+ * applying a batch without it could make the agent wait on its own log. */
+static int room_for_batch(void) { return hw_hosts_log_room(L.job) >= BATCH_RECORDS; }
+
+/* Apply held batches that have become applicable, until none has or the
+ * log has no room for another batch's answers. */
 static void apply_held(void) {
   for (int again = 1; again;) {
     again = 0;
-    for (struct pending **p = &L.held; *p;)
+    for (struct pending **p = &L.held; *p && room_for_batch();)
       if (applicable(&(*p)->b)) {
         struct pending *done = *p;
         apply(&done->b);
@@ -121,37 +126,30 @@ static void on_end(int from, int code) {
   }
 }
 
-/* Take what other agents sent; 1 if there was anything. */
+/* Take one message another agent sent (a batch is held until apply_held
+ * applies it); 1 if there was one. */
 static int receive(void) {
-  int any = 0, flag;
+  int flag;
   MPI_Status st;
-  while (MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, &flag, &st) == MPI_SUCCESS && flag) {
-    any = 1;
-    if (st.MPI_TAG == TAG_END || st.MPI_TAG == TAG_STUCK) {
-      int value = 0; /* an exit code or a stuck state: one int, sent as its bytes (send_all) */
-      MPI_Recv(&value, sizeof value, MPI_BYTE, st.MPI_SOURCE, st.MPI_TAG, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-      if (st.MPI_TAG == TAG_END) on_end(st.MPI_SOURCE, value);
-      else __atomic_store_n(&L.stuck[st.MPI_SOURCE], value, __ATOMIC_RELEASE);
-      continue;
-    }
-    struct pending *p = malloc(sizeof *p);
-    if (!p) {
-      fprintf(stderr, "rccerun: host %d: out of memory for a batch from host %d\n", L.me, st.MPI_SOURCE);
-      abort();
-    }
-    int bytes;
-    MPI_Get_count(&st, MPI_BYTE, &bytes);
-    MPI_Recv(&p->b, bytes, MPI_BYTE, st.MPI_SOURCE, TAG_BATCH, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-    if (applicable(&p->b)) {
-      apply(&p->b);
-      free(p);
-      apply_held();
-    } else {
-      p->next = L.held;
-      L.held = p;
-    }
+  if (MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, &flag, &st) != MPI_SUCCESS || !flag) return 0;
+  if (st.MPI_TAG == TAG_END || st.MPI_TAG == TAG_STUCK) {
+    int value = 0; /* an exit code or a stuck state: one int, sent as its bytes (send_all) */
+    MPI_Recv(&value, sizeof value, MPI_BYTE, st.MPI_SOURCE, st.MPI_TAG, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    if (st.MPI_TAG == TAG_END) on_end(st.MPI_SOURCE, value);
+    else __atomic_store_n(&L.stuck[st.MPI_SOURCE], value, __ATOMIC_RELEASE);
+    return 1;
   }
-  return any;
+  struct pending *p = malloc(sizeof *p);
+  if (!p) {
+    fprintf(stderr, "rccerun: host %d: out of memory for a batch from host %d\n", L.me, st.MPI_SOURCE);
+    abort();
+  }
+  int bytes;
+  MPI_Get_count(&st, MPI_BYTE, &bytes);
+  MPI_Recv(&p->b, bytes, MPI_BYTE, st.MPI_SOURCE, TAG_BATCH, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+  p->next = L.held;
+  L.held = p;
+  return 1;
 }
 
 static int all_ended(void) {
@@ -166,7 +164,10 @@ static void *run(void *unused) {
   uint64_t last = now_ns(), failed_at = 0;
   long nap = NAP_MIN_NS;
   for (;;) {
-    int did = send_log() | receive();
+    int did = 0;
+    while (send_log()) did = 1; /* empty the log before taking a batch whose answers go into it */
+    did |= receive();
+    apply_held();
     int stuck = __atomic_load_n(&L.stuck_here, __ATOMIC_ACQUIRE);
     if (stuck != L.stuck_told) { /* after this host's writes, which may unstick another host */
       send_all(&stuck, sizeof stuck, TAG_STUCK);
