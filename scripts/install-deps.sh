@@ -39,6 +39,7 @@ command -v g++ >/dev/null 2>&1 || need="$need g++"  # rccec++ (C++ RCCE programs
 command -v make >/dev/null 2>&1 || need="$need make"
 command -v chromium >/dev/null 2>&1 || need="$need chromium"  # the report's browser test (python/tests)
 command -v clang-format >/dev/null 2>&1 || need="$need clang-format"  # scripts/check-format.sh (make test)
+command -v ip >/dev/null 2>&1 || need="$need iproute2"  # namespaced "hosts": tests/integration/test_hosts.py, bench/hosts_bench.py
 command -v valgrind >/dev/null 2>&1 || need="$need valgrind"  # callgrind: the A/B group's counted row, make mpi-library-cost, their tests
 # The MPI layer (docs/mpi.md "Dependencies").
 { command -v mpicc.openmpi >/dev/null 2>&1 && exists "$root/usr/lib/*/openmpi/include/mpi.h"; } ||

@@ -19,7 +19,7 @@ TOOLS = ("sh", "dirname", "mkdir", "tail", "env", "id", "seq", "chmod")
 # What it checks for: stubs, so that the test sees only what it sets up (cmake is left out where
 # the script must install something).  python3 is a stub that finds every Python package (it prints no
 # missing module) and makes a virtual environment whose python logs its arguments.
-CHECKED = ("cc", "g++", "make", "chromium", "clang-format", "valgrind", "gfortran", "mpicc.openmpi", "hpcc",
+CHECKED = ("cc", "g++", "make", "chromium", "clang-format", "ip", "valgrind", "gfortran", "mpicc.openmpi", "hpcc",
            "NPopenmpi")
 PYTHON3 = """if [ "$1 $2" = "-m venv" ]; then
   mkdir -p "$4/bin" && printf '#!/bin/sh\\necho "venv python $*"\\n' >"$4/bin/python" && chmod +x "$4/bin/python"
