@@ -41,6 +41,12 @@ def on_hosts(build, scratch, hosts, count, *args, env_extra=None):
     return rccerun(build, "--hosts", hostfile(scratch, names[:count]), *args, env=full, timeout=TIMEOUT)
 
 
+def crash_on_two_hosts(build, compile_program, scratch, hosts, mode, cores="0,1,48,49", *opts):
+    """tests/programs/crash.c's MODE on 4 UEs, two on each board of two hosts."""
+    prog = compile_program(build, "crash")
+    return on_hosts(build, scratch, hosts, 2, *opts, "-nue", 4, "--boards", 2, "--cores", cores, prog, mode)
+
+
 def checksum(out: str) -> str:
     m = re.search(r"checksum (\S+) \(weighted (\S+)\)", out)
     assert m, out
@@ -98,17 +104,14 @@ def test_ircce_any_source_across_hosts(build, compile_program, scratch, hosts):
 @pytest.mark.parametrize("mode,ue,where", [("segv", 1, "core 1, board 0, host 0"),
                                            ("exit_status", 2, "core 48, board 1, host 1")])
 def test_ue_failure_on_any_host_ends_the_job(build, compile_program, scratch, hosts, mode, ue, where):
-    prog = compile_program(build, "crash")
-    res = on_hosts(build, scratch, hosts, 2, "-nue", 4, "--boards", 2, "--cores", "0,1,48,49", prog, mode)
+    res = crash_on_two_hosts(build, compile_program, scratch, hosts, mode)
     assert res.rc == lib.RC_UE_FAILED, res
     assert re.search(rf"rccerun: UE {ue} \({where}\) (crashed|exited with status 3)", res.err), res
     assert "another host ended the job" in res.err, res
 
 
 def test_timeout_on_hosts(build, compile_program, scratch, hosts):
-    prog = compile_program(build, "crash")
-    res = on_hosts(build, scratch, hosts, 2, "--timeout", 2, "-nue", 4, "--boards", 2, "--cores", "0,1,48,49", prog,
-                   "hang")
+    res = crash_on_two_hosts(build, compile_program, scratch, hosts, "hang", "0,1,48,49", "--timeout", 2)
     assert res.rc == lib.RC_TIMEOUT, res
     assert "timeout: the job ran longer than 2 s" in res.err, res
 
@@ -179,9 +182,7 @@ def test_mailboxes_and_svm_are_refused_across_hosts(build, scratch, hosts, app, 
 
 def test_deadlock_across_hosts(build, compile_program, scratch, hosts):
     # UE 0 (host 0) and UE 1 (host 1) wait for each other; UEs 2 and 3 wait in RCCE_finalize's barrier.
-    prog = compile_program(build, "crash")
-    res = on_hosts(build, scratch, hosts, 2, "--timeout", 60, "-nue", 4, "--boards", 2, "--cores", "0,48,1,49", prog,
-                   "deadlock")
+    res = crash_on_two_hosts(build, compile_program, scratch, hosts, "deadlock", "0,48,1,49", "--timeout", 60)
     assert res.rc == lib.RC_DEADLOCK, res
     assert "deadlock: every running UE on every host is blocked in the runtime" in res.err, res
     assert ("UE 0 (core 0, board 0, host 0): blocked in RCCE_recv, waiting for data from UE 1 (core 48, board 1, "
