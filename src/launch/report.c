@@ -2,6 +2,7 @@
 #include "report.h"
 
 #include <signal.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
 
@@ -100,9 +101,17 @@ void report_ue_line(FILE *f, const struct hw_job *job, int u, const struct ue_ex
   fputc('\n', f);
 }
 
+/* Composed in memory and written at once: with --hosts every agent's report
+ * reaches the terminal through mpirun, where a report written line by line
+ * (stderr is unbuffered) could be split by another host's. */
 void report_all(FILE *f, const struct hw_job *job, const struct ue_exit *ex, const struct ue_seen *seen,
                 const char *headline) {
-  fprintf(f, "rccerun: %s\n", headline);
-  for (int u = 0; u < (int)job->hdr->nue; u++) report_ue_line(f, job, u, ex, seen ? &seen[u] : NULL);
+  char *text = NULL;
+  size_t len = 0;
+  FILE *m = open_memstream(&text, &len), *out = m ? m : f;
+  fprintf(out, "rccerun: %s\n", headline);
+  for (int u = 0; u < (int)job->hdr->nue; u++) report_ue_line(out, job, u, ex, seen ? &seen[u] : NULL);
+  if (m && fclose(m) == 0) fwrite(text, 1, len, f);
+  free(text);
   fflush(f);
 }
