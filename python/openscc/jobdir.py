@@ -107,6 +107,10 @@ def _consistency_error(s: dict) -> str | None:
             return f"ues/{i}/tile: tile {u['tile']} outside the {w} x {h} mesh"
         if u.get("board", 0) != u["core"] // per_board:
             return f"ues/{i}/board: core {u['core']} is on board {u['core'] // per_board}, not {u.get('board', 0)}"
+        hosts = len(job.get("hosts", [])) or 1  # rccerun --hosts: board b of B runs on host b * H / B
+        if u.get("host", 0) != u.get("board", 0) * hosts // boards:
+            return (f"ues/{i}/host: board {u.get('board', 0)} of {boards} runs on host "
+                    f"{u.get('board', 0) * hosts // boards} of {hosts}, not {u.get('host', 0)}")
     for i, (x, y) in enumerate(mesh["memory_controllers"]):
         if x >= w or y >= h:
             return f"job/mesh/memory_controllers/{i}: tile {[x, y]} outside the {w} x {h} mesh"

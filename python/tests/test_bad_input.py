@@ -110,6 +110,8 @@ CASES = [
      "does not match its schema: ues/0/tile: tile [6, 0] outside the 6 x 4 mesh"),
     ("core outside the mesh", summary(set_key("ues/0/core", 48)), "summary.json",
      "does not match its schema: ues/0/core: core 48 outside the mesh's cores 0..47"),
+    ("UE on a host its board is not on", summary(set_key("ues/0/host", 1)), "summary.json",
+     "does not match its schema: ues/0/host: board 0 of 1 runs on host 0 of 1, not 1"),
     ("power without the model", summary(set_key("files/power", "power.csv")), "summary.json",
      "does not match its schema: (top): 'chip_totals' is a required property"),
     ("measured region without the model", summary(set_key("measured_region", {

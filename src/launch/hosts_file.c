@@ -7,7 +7,6 @@
 #include <string.h>
 
 #include "../chip/text_input.h"
-#include "../hw/trace.h"
 #include "option_table.h"
 #include "options.h"
 
@@ -36,7 +35,6 @@ static int read_names(struct launch_options *o, char *err, size_t errlen) {
 static const char *not_across_hosts(const struct launch_options *o) {
   if (o->mpi != LAUNCH_MPI_NONE) return "--mpi";
   if (o->job.set.model) return "--model";
-  if (o->job.set.trace_level > HW_TRACE_OFF) return "--trace";
   if (o->job.set.copy_cores) return "--copy-cores";
   return NULL;
 }

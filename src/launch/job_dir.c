@@ -6,7 +6,9 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
 #include <sys/stat.h>
@@ -109,6 +111,33 @@ int job_dir_claim(const struct launch_options *o) {
              old);
     return claim_error("job directory", why);
   }
+  return 0;
+}
+
+/* rccerun --hosts: the head claims the directory and holds its lock; host
+ * 0's agent writes into it (docs/cluster.md "Several hosts"). */
+int job_dir_hand_over(void) {
+  char abs[PATH_MAX];
+  if (!realpath(claimed.dir, abs)) return claim_error("job directory", strerror(errno));
+  if (setenv(JOB_DIR_HANDOVER_DIR, abs, 1) != 0 || setenv(JOB_DIR_HANDOVER_ID, claimed.id, 1) != 0)
+    return claim_error("job directory", strerror(errno));
+  return 0;
+}
+
+int job_dir_adopt(const struct launch_options *o) {
+  const char *dir = getenv(JOB_DIR_HANDOVER_DIR), *id = getenv(JOB_DIR_HANDOVER_ID);
+  if (!dir || !id) {
+    fprintf(stderr, "rccerun: the job directory was not handed over (%s)\n", JOB_DIR_HANDOVER_DIR);
+    return -1;
+  }
+  snprintf(claimed.dir, sizeof claimed.dir, "%s", dir);
+  snprintf(claimed.id, sizeof claimed.id, "%s", id);
+  claimed.replace = o->replace_job_dir;
+  claimed.created = 0; /* the head's: it removes it again if nothing was written */
+  claimed.fd = open(claimed.dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (claimed.fd < 0)
+    return claim_error("job directory",
+                       errno == ENOENT ? "not on this host (give a --job-dir every host sees)" : strerror(errno));
   return 0;
 }
 

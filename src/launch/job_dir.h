@@ -12,6 +12,15 @@ int job_dir_wanted(const struct launch_options *o);
  * that holds a job unless --replace-job-dir.  Returns 0, or -1 after printing
  * why. */
 int job_dir_claim(const struct launch_options *o);
+/* rccerun --hosts (docs/cluster.md "Several hosts"): the head claims the
+ * directory and hands it over to host 0's agent, which writes into it (the
+ * head keeps the lock): job_dir_hand_over puts its absolute path and the
+ * job's id into the environment mpirun passes on, job_dir_adopt takes them.
+ * Both return 0, or -1 after printing why. */
+#define JOB_DIR_HANDOVER_DIR "OPENSCC_HOSTS_JOB_DIR"
+#define JOB_DIR_HANDOVER_ID "OPENSCC_HOSTS_JOB_ID"
+int job_dir_hand_over(void);
+int job_dir_adopt(const struct launch_options *o);
 /* Give the claimed directory up at the end: removed again if this job made
  * it and wrote nothing into it. */
 void job_dir_release(void);

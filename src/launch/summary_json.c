@@ -6,6 +6,7 @@
 #include <assert.h>
 #include <math.h>
 
+#include "../hw/hosts.h"
 #include "../hw/trace.h"
 #include "option_table.h"
 #include "../mailbox/mailbox_shared.h"
@@ -105,6 +106,14 @@ static void write_job(FILE *f, const struct launch_options *o, const struct hw_j
   for (int m = 0; m < h->chip.n_mc; m++)
     fprintf(f, "%s[%d, %d]", m ? ", " : "", h->chip.mc[m].tile_x, h->chip.mc[m].tile_y);
   fprintf(f, "], \"system_interface\": [%d, %d]}", h->chip.sif_tile_x, h->chip.sif_tile_y);
+  if (h->set.hosts > 1) { /* rccerun --hosts: host h of this list runs the UEs marked "host": h */
+    fprintf(f, ",\n    \"hosts\": [");
+    for (int i = 0; i < h->set.hosts; i++) {
+      fputs(i ? ", " : "", f);
+      json_string(f, o->host_names[i]);
+    }
+    fputc(']', f);
+  }
   json_number(f, ",\n    ", "host_seconds", "%.6f", host_s);
   for (size_t i = 0; i < launch_option_count; i++)
     if (launch_option_rows[i].json) write_option(f, &launch_option_rows[i], o, job);
@@ -141,6 +150,7 @@ static void write_ue(FILE *f, const struct hw_job *job, uint32_t u) {
           u, ue->core, pos.board, pos.x, pos.y, (unsigned long long)k->puts, (unsigned long long)k->put_bytes,
           (unsigned long long)k->gets, (unsigned long long)k->get_bytes, (unsigned long long)k->flag_writes,
           (unsigned long long)k->barriers, (unsigned long long)ue->sleeps);
+  if (h->set.hosts > 1) fprintf(f, ", \"host\": %d", hw_host_of_core(job, ue->core));
   if (h->set.trace_level >= HW_TRACE_MESSAGES || h->set.model)
     fprintf(f, ", \"msgs_sent\": %llu, \"bytes_sent\": %llu, \"msgs_recv\": %llu, \"bytes_recv\": %llu",
             (unsigned long long)k->msgs_sent, (unsigned long long)k->bytes_sent, (unsigned long long)k->msgs_recv,

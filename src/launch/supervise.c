@@ -649,7 +649,9 @@ int launch_run(const struct launch_options *o) {
   if (!rc) rc = supervise(&r, &watched);
   stop_all(&r);
   if (host_agent) rc = host_agent->finish(rc);
-  if (rc == RCCERUN_OK && job_dir_wanted(o) && job_dir_write(o, &r.job, now_s() - started) != 0) rc = RCCERUN_SETUP;
+  if (rc == RCCERUN_OK && job_dir_wanted(o) && (!host_agent || host_agent->gather(&r.job)) &&
+      job_dir_write(o, &r.job, now_s() - started) != 0)
+    rc = RCCERUN_SETUP;
   hw_job_unlink(&r.job);
   hw_job_detach(&r.job);
   close(r.job.fd);

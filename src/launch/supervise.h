@@ -27,6 +27,8 @@ struct launch_host_agent {
   int (*verdict)(void);                /* each tick: 0, or the exit code another host ended the job with */
   int (*finish)(int rc);               /* this host's UEs are gone (rc): returns the job's exit code */
   int (*stuck)(int here); /* this host's UEs are all stuck (1) or not (0): are every host's stuck or ended? */
+  int (*gather)(struct hw_job *job); /* the job succeeded: bring the monitoring records to the host that
+                                        writes the job directory; 1 on that host */
 };
 void launch_set_host_agent(const struct launch_host_agent *agent);
 

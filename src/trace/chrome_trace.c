@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "../hw/hosts.h"
 #include "trace_export.h"
 
 struct exporter {
@@ -38,8 +39,10 @@ static void name_tracks(struct exporter *x) {
   for (uint32_t u = 0; u < x->j->hdr->nue; u++) {
     int core = hw_ue(x->j, (int)u)->core;
     struct chip_core_pos p = chip_core_pos(&x->j->hdr->chip, core);
-    char board[24] = ""; /* named only when there are several */
-    if (x->j->hdr->chip.boards > 1) snprintf(board, sizeof board, "board %d, ", p.board);
+    char board[48] = ""; /* named only when there are several (and the host with --hosts) */
+    if (x->j->hdr->set.hosts > 1)
+      snprintf(board, sizeof board, "board %d, host %d, ", p.board, hw_host_of_core(x->j, core));
+    else if (x->j->hdr->chip.boards > 1) snprintf(board, sizeof board, "board %d, ", p.board);
     begin_event(x);
     fprintf(x->f,
             "{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":0,\"tid\":%u,"

@@ -3,6 +3,7 @@ hosts are network namespaces of this machine (netns_hosts.py), mpirun starts
 one agent per host through tests/hosts/netns_rsh."""
 from __future__ import annotations
 
+import json
 import os
 import re
 import signal
@@ -33,12 +34,12 @@ def hostfile(scratch, names) -> str:
     return str(path)
 
 
-def on_hosts(build, scratch, hosts, count, *args, env_extra=None):
+def on_hosts(build, scratch, hosts, count, *args, env_extra=None, cwd=None):
     names, env = hosts
     full = lib.base_env(build, **env, **(env_extra or {}))
     if build.asan:  # Open MPI's own allocations at exit are not ours to judge; a NULL store stays a SIGSEGV
         full["ASAN_OPTIONS"] = "detect_leaks=0:abort_on_error=0:handle_segv=0"
-    return rccerun(build, "--hosts", hostfile(scratch, names[:count]), *args, env=full, timeout=TIMEOUT)
+    return rccerun(build, "--hosts", hostfile(scratch, names[:count]), *args, env=full, timeout=TIMEOUT, cwd=cwd)
 
 
 def crash_on_two_hosts(build, compile_program, scratch, hosts, mode, cores="0,1,48,49", *opts):
@@ -75,6 +76,43 @@ def test_three_hosts(build, scratch, hosts):
     three = on_hosts(build, scratch, hosts, 3, "-nue", 9, "--boards", 3, "--cores", cores, app, 8, 10)
     assert three.rc == lib.RC_OK, three
     assert checksum(three.out) == checksum(one.out), (one, three)
+
+
+TRACE_COUNTS = ("msgs_sent", "bytes_sent", "msgs_recv", "bytes_recv", "flag_writes", "barriers", "events")
+
+
+def test_trace_across_hosts_as_on_one(build, scratch, hosts):
+    """Host 0's agent writes the job directory with every host's UEs' records: the same counts and files as a
+    run on one host, each UE marked with its host, and the timeline's arrows (on the hosts' aligned clocks)
+    never going back in time."""
+    app = build.app("stencil")
+    args = ("-nue", 4, "--boards", 2, "--cores", "0,1,48,49", "--trace", "timeline")
+    one = rccerun(build, *args, "--job-dir", scratch / "one", app, 8, 5)
+    two = on_hosts(build, scratch, hosts, 2, *args, "--job-dir", scratch / "two", app, 8, 5)
+    assert one.rc == lib.RC_OK and two.rc == lib.RC_OK, (one, two)
+    assert f"rccerun: trace: summary in {scratch / 'two'}/summary.json" in two.err, two
+    s1, s2 = (lib.check_summary(scratch / d / "summary.json") for d in ("one", "two"))
+    assert s2["job"]["hosts"] == hosts[0][:2] and "hosts" not in s1["job"]
+    assert [u["host"] for u in s2["ues"]] == [0, 0, 1, 1]
+    assert [{k: u[k] for k in TRACE_COUNTS} for u in s2["ues"]] == [{k: u[k] for k in TRACE_COUNTS} for u in s1["ues"]]
+    for name in ("comm_matrix.csv", "message_sizes.csv"):
+        assert (scratch / "two" / name).read_text() == (scratch / "one" / name).read_text(), name
+    events = json.loads((scratch / "two" / "trace.json").read_text())["traceEvents"]
+    sent = {e["id"]: e["ts"] for e in events if e["ph"] == "s"}
+    received = {e["id"]: e["ts"] for e in events if e["ph"] == "f"}
+    assert sent.keys() == received.keys() and len(sent) == sum(u["msgs_sent"] for u in s2["ues"])
+    assert all(sent[k] <= received[k] for k in sent), [(k, sent[k], received[k]) for k in sent if sent[k] > received[k]]
+    tracks = {e["args"]["name"] for e in events if e["name"] == "thread_name"}
+    assert "UE 2 (core 48, board 1, host 1, tile 0,0)" in tracks, tracks
+
+
+def test_default_job_directory_across_hosts(build, scratch, hosts):
+    """The head names and claims runs/<id> in its own directory; host 0's agent writes there under that id."""
+    res = on_hosts(build, scratch, hosts, 2, "-nue", 2, "--boards", 2, "--cores", "0,48", "--trace", "counters",
+                   build.app("hello"), cwd=scratch)
+    assert res.rc == lib.RC_OK, res
+    (job,) = (scratch / "runs").iterdir()
+    assert lib.check_summary(job / "summary.json")["job"]["id"] == job.name
 
 
 @pytest.mark.parametrize("flags", [(), ("-DSINGLEBITFLAGS",)], ids=["big", "singlebit"])

@@ -13,8 +13,6 @@
 #include <sys/prctl.h>
 #include <time.h>
 
-enum { TAG_BATCH = 1, TAG_END = 2, TAG_STUCK = 3 };
-
 /* Records in one batch: 16 KB, below Open MPI's TCP eager limit (64 KB), so a
  * send never waits for the receiver to post its receive. */
 #define BATCH_RECORDS 256
@@ -82,7 +80,7 @@ static int send_log(void) {
   b.from = L.me;
   memcpy(b.vec, L.applied, sizeof b.vec);
   b.vec[L.me] = ++L.applied[L.me];
-  send_all(&b, (int)(offsetof(struct batch, rec) + sizeof b.rec[0] * (size_t)b.nrec), TAG_BATCH);
+  send_all(&b, (int)(offsetof(struct batch, rec) + sizeof b.rec[0] * (size_t)b.nrec), HOST_TAG_BATCH);
   return 1;
 }
 
@@ -132,10 +130,10 @@ static int receive(void) {
   int flag;
   MPI_Status st;
   if (MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, &flag, &st) != MPI_SUCCESS || !flag) return 0;
-  if (st.MPI_TAG == TAG_END || st.MPI_TAG == TAG_STUCK) {
+  if (st.MPI_TAG == HOST_TAG_END || st.MPI_TAG == HOST_TAG_STUCK) {
     int value = 0; /* an exit code or a stuck state: one int, sent as its bytes (send_all) */
     MPI_Recv(&value, sizeof value, MPI_BYTE, st.MPI_SOURCE, st.MPI_TAG, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-    if (st.MPI_TAG == TAG_END) on_end(st.MPI_SOURCE, value);
+    if (st.MPI_TAG == HOST_TAG_END) on_end(st.MPI_SOURCE, value);
     else __atomic_store_n(&L.stuck[st.MPI_SOURCE], value, __ATOMIC_RELEASE);
     return 1;
   }
@@ -146,7 +144,7 @@ static int receive(void) {
   }
   int bytes;
   MPI_Get_count(&st, MPI_BYTE, &bytes);
-  MPI_Recv(&p->b, bytes, MPI_BYTE, st.MPI_SOURCE, TAG_BATCH, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+  MPI_Recv(&p->b, bytes, MPI_BYTE, st.MPI_SOURCE, HOST_TAG_BATCH, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
   p->next = L.held;
   L.held = p;
   return 1;
@@ -170,14 +168,14 @@ static void *run(void *unused) {
     apply_held();
     int stuck = __atomic_load_n(&L.stuck_here, __ATOMIC_ACQUIRE);
     if (stuck != L.stuck_told) { /* after this host's writes, which may unstick another host */
-      send_all(&stuck, sizeof stuck, TAG_STUCK);
+      send_all(&stuck, sizeof stuck, HOST_TAG_STUCK);
       L.stuck_told = stuck;
     }
     int end = __atomic_load_n(&L.local_end, __ATOMIC_ACQUIRE);
     if (end && !L.ended[L.me]) {
       while (send_log()) continue; /* everything this host wrote goes before its end */
       int code = end - 1;
-      send_all(&code, sizeof code, TAG_END);
+      send_all(&code, sizeof code, HOST_TAG_END);
       on_end(L.me, code);
     }
     if (L.ended[L.me] && all_ended()) break;

@@ -6,6 +6,9 @@
 
 #include "../../hw/hosts.h"
 
+/* The agents' MPI tags: the link's messages; host_gather.c's, on a communicator of their own. */
+enum host_tag { HOST_TAG_BATCH = 1, HOST_TAG_END, HOST_TAG_STUCK, HOST_TAG_CLOCK, HOST_TAG_UE };
+
 /* Start the link of host me of hosts for the replica job; 0 or -1. */
 int host_link_start(struct hw_job *job, int me, int hosts);
 /* 0, or the exit code another host's part of the job failed with. */

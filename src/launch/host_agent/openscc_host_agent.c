@@ -9,9 +9,11 @@
 
 #include "../options.h"
 #include "../supervise.h"
-#include "host_link.h"
+#include "../job_dir.h"
+#include "host_gather.h"
 
 static int me, hosts;
+static MPI_Comm gather_comm; /* host_gather.h */
 
 static void started(struct hw_job *job) {
   if (host_link_start(job, me, hosts) != 0) {
@@ -20,13 +22,17 @@ static void started(struct hw_job *job) {
   }
 }
 
-static const struct launch_host_agent agent = {started, host_link_remote_failure, host_link_finish, host_link_stuck};
+static int gather(struct hw_job *job) { return host_gather(gather_comm, job, me, hosts); }
+
+static const struct launch_host_agent agent = {started, host_link_remote_failure, host_link_finish, host_link_stuck,
+                                               gather};
 
 int main(int argc, char **argv) {
   int provided;
   MPI_Init_thread(&argc, &argv, MPI_THREAD_SERIALIZED, &provided);
   MPI_Comm_rank(MPI_COMM_WORLD, &me);
   MPI_Comm_size(MPI_COMM_WORLD, &hosts);
+  MPI_Comm_dup(MPI_COMM_WORLD, &gather_comm);
   static struct launch_options o;
   launch_ignore_sigpipe();
   if (provided < MPI_THREAD_SERIALIZED) {
@@ -42,6 +48,8 @@ int main(int argc, char **argv) {
     rc = -1;
   }
   if (rc != 0) MPI_Abort(MPI_COMM_WORLD, RCCERUN_USAGE);
+  /* The head claimed the job directory; host 0 writes into it. */
+  if (me == 0 && job_dir_wanted(&o) && job_dir_adopt(&o) != 0) MPI_Abort(MPI_COMM_WORLD, RCCERUN_SETUP);
   o.job.set.host = me;
   launch_set_host_agent(&agent);
   rc = launch_run(&o);
