@@ -67,10 +67,16 @@ int launch_hosts_run(const struct launch_options *o, int argc, char **argv) {
   }
   snprintf(np, sizeof np, "%d", o->job.set.hosts);
   /* --bind-to none: an agent's UEs share its host's CPUs (Open MPI would bind
-   * each agent, and every process it forks, to one core). */
+   * each agent, and every process it forks, to one core).  When an agent
+   * fails, Open MPI's daemons stop the job's processes with SIGCONT, SIGTERM
+   * and SIGKILL, each a sigkill timeout apart (1 s by default), even those
+   * already gone: 2 s added to every failed job.  Without the wait an agent
+   * still running dies at once and its UEs with it (PR_SET_PDEATHSIG), and its
+   * segment has no name left to leak (supervise.c). */
   static char *args[MAX_EXPORTS + 4096];
   int n = 0;
-  const char *fixed[] = {mpirun, "--quiet", "--hostfile", hostfile, "-np", np, "--bind-to", "none"};
+  const char *fixed[] = {mpirun, "--quiet", "--hostfile", hostfile, "-np", np, "--bind-to", "none",
+                         "--mca", "odls_base_sigkill_timeout", "0"};
   for (size_t i = 0; i < sizeof fixed / sizeof fixed[0]; i++) args[n++] = (char *)fixed[i];
   n = add_exports(args, n, MAX_EXPORTS);
   args[n++] = agent;
