@@ -45,6 +45,7 @@ bench: build
 	$(PYTHON) bench/mpi_bench.py --build $(BUILD)
 	$(PYTHON) bench/python_bench.py --build $(BUILD)
 	$(PYTHON) bench/hosts_bench.py --build $(BUILD)
+	$(PYTHON) bench/hosts_scale.py --build $(BUILD)
 
 install: build
 	cmake --install $(BUILD) --prefix $(PREFIX)
