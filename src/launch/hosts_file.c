@@ -4,13 +4,42 @@
  * blocks, in the file's order: with B boards on H hosts, board b runs on host
  * b * H / B, so UEs stay numbered linearly across boards and hosts. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "../chip/text_input.h"
 #include "option_table.h"
 #include "options.h"
 
+/* One more host name; 0, or -1 with err. */
+static int add_name(struct launch_options *o, int n, const char *name, int lineno, char *err, size_t errlen) {
+  if (n < HW_MAX_HOSTS && strlen(name) < sizeof o->host_names[0]) {
+    strcpy(o->host_names[n], name);
+    return 0;
+  }
+  snprintf(err, errlen, "%s:%d: %s", o->hosts_file, lineno,
+           n == HW_MAX_HOSTS ? "more hosts than a job has boards at most (8)" : "host name too long");
+  return -1;
+}
+
+/* An agent takes the names rccerun read (launch_hosts_hand_over): the file
+ * need not exist on the agent's host. */
+static int names_handed_over(struct launch_options *o, const char *given, char *err, size_t errlen) {
+  char buf[HW_MAX_HOSTS * sizeof o->host_names[0] + 1];
+  snprintf(buf, sizeof buf, "%s", given);
+  int n = 0;
+  char *save = NULL;
+  for (char *name = strtok_r(buf, " ", &save); name; name = strtok_r(NULL, " ", &save), n++)
+    if (add_name(o, n, name, 0, err, errlen) != 0) return -1;
+  return n;
+}
+
+static int as_agent; /* launch_hosts_as_agent */
+void launch_hosts_as_agent(void) { as_agent = 1; }
+
 static int read_names(struct launch_options *o, char *err, size_t errlen) {
+  const char *given = getenv(LAUNCH_HOSTS_NAMES_ENV);
+  if (as_agent && given) return names_handed_over(o, given, err, errlen);
   struct text_file tf;
   if (chip_text_file_open(&tf, o->hosts_file, "hosts file", err, errlen)) return -1;
   int n = 0, got;
@@ -18,13 +47,10 @@ static int read_names(struct launch_options *o, char *err, size_t errlen) {
   while ((got = chip_text_file_line(&tf, &line, err, errlen)) > 0) {
     char *save = NULL, *name = strtok_r(line, " \t\r\v\f", &save);
     if (!name) continue;
-    if (n == HW_MAX_HOSTS || strlen(name) >= sizeof o->host_names[0]) {
-      snprintf(err, errlen, "%s:%d: %s", o->hosts_file, tf.lineno,
-               n == HW_MAX_HOSTS ? "more hosts than a job has boards at most (8)" : "host name too long");
+    if (add_name(o, n++, name, tf.lineno, err, errlen) != 0) {
       got = -1;
       break;
     }
-    strcpy(o->host_names[n++], name);
   }
   chip_text_file_close(&tf);
   if (got >= 0 && n == 0) snprintf(err, errlen, "%s names no host", o->hosts_file), got = -1;
@@ -37,6 +63,15 @@ static const char *not_across_hosts(const struct launch_options *o) {
   if (o->job.set.model) return "--model";
   if (o->job.set.copy_cores) return "--copy-cores";
   return NULL;
+}
+
+int launch_hosts_hand_over(const struct launch_options *o) {
+  char names[HW_MAX_HOSTS * sizeof o->host_names[0] + 1] = "";
+  for (int h = 0; h < o->job.set.hosts; h++) {
+    if (h) strcat(names, " ");
+    strcat(names, o->host_names[h]);
+  }
+  return setenv(LAUNCH_HOSTS_NAMES_ENV, names, 1);
 }
 
 int launch_hosts_read(struct launch_options *o) {

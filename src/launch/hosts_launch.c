@@ -61,7 +61,7 @@ int launch_hosts_run(const struct launch_options *o, int argc, char **argv) {
     fprintf(stderr, "rccerun: --hosts needs %s (built when Open MPI's development files are installed)\n", agent);
     return RCCERUN_SETUP;
   }
-  if (write_hostfile(o, hostfile, sizeof hostfile) != 0) {
+  if (launch_hosts_hand_over(o) != 0 || write_hostfile(o, hostfile, sizeof hostfile) != 0) {
     fprintf(stderr, "rccerun: cannot write a hostfile for mpirun in /tmp: %s\n", strerror(errno));
     return RCCERUN_SETUP;
   }
@@ -75,8 +75,9 @@ int launch_hosts_run(const struct launch_options *o, int argc, char **argv) {
    * segment has no name left to leak (supervise.c). */
   static char *args[MAX_EXPORTS + 4096];
   int n = 0;
-  const char *fixed[] = {mpirun, "--quiet", "--hostfile", hostfile, "-np", np, "--bind-to", "none",
-                         "--mca", "odls_base_sigkill_timeout", "0"};
+  const char *fixed[] = {mpirun, "--quiet",   "--hostfile", hostfile, "-np",
+                         np,     "--bind-to", "none",       "--mca",  "odls_base_sigkill_timeout",
+                         "0"};
   for (size_t i = 0; i < sizeof fixed / sizeof fixed[0]; i++) args[n++] = (char *)fixed[i];
   n = add_exports(args, n, MAX_EXPORTS);
   args[n++] = agent;

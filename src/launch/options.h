@@ -41,5 +41,12 @@ int launch_parse(int argc, char **argv, struct launch_options *o);
  * (job.set.hosts, board_host) and refuse what does not run across hosts yet;
  * 0, or -1 after a message.  Nothing to do without --hosts. */
 int launch_hosts_read(struct launch_options *o);
+/* rccerun --hosts: the names it read go to the agents in the environment
+ * mpirun passes on; an agent (after launch_hosts_as_agent) takes them from
+ * there instead of reading FILE, which need not exist on its host.
+ * launch_hosts_hand_over returns 0 or -1. */
+#define LAUNCH_HOSTS_NAMES_ENV "OPENSCC_HOSTS_NAMES"
+int launch_hosts_hand_over(const struct launch_options *o);
+void launch_hosts_as_agent(void);
 
 #endif

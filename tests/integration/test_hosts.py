@@ -187,6 +187,16 @@ def test_losing_a_host_ends_the_job(build, compile_program, scratch, hosts):
     assert "rccerun: a host left the job: its agent ended by signal 9" in err, err
 
 
+def test_only_rccerun_reads_the_hosts_file(build, scratch, hosts):
+    """The agents get the host names from rccerun: the hosts file need not exist on the hosts (the rsh agent
+    removes it before it starts anything there)."""
+    path = scratch / "hosts"  # what on_hosts writes
+    res = on_hosts(build, scratch, hosts, 2, "-nue", 2, "--boards", 2, "--cores", "0,48", build.app("hello"),
+                   env_extra={"NETNS_RSH_REMOVE": str(path)})
+    assert res.rc == lib.RC_OK and "hello: OK" in res.out, res
+    assert not path.exists()
+
+
 def test_hosts_file_errors(build, scratch, hosts):
     app = build.app("hello")
     names, _ = hosts

@@ -42,6 +42,7 @@ int main(int argc, char **argv) {
   /* The arguments were checked by rccerun before mpirun started: a failure
    * here is this host's (a missing program, another chip file). */
   argv[0] = "rccerun";
+  launch_hosts_as_agent(); /* the host names come from rccerun, not from its hosts file */
   int rc = launch_parse(argc, argv, &o);
   if (rc == 0 && o.job.set.hosts != hosts) {
     fprintf(stderr, "rccerun: host %d: %d agents for %d hosts\n", me, hosts, o.job.set.hosts);
