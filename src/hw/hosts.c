@@ -120,21 +120,25 @@ static uint64_t offset_of(const struct hw_job *j, const volatile void *p) {
   return (uint64_t)((const unsigned char *)p - j->base);
 }
 
-/* Bytes logged at once at most: a copy of more goes in pieces. */
-#define COPY_PIECE ((size_t)UE_ROOM / 2 * HW_HOST_RECORD_DATA)
+/* Bytes logged as one span at most: a copy of more goes in pieces. */
+#define COPY_PIECE ((size_t)HW_HOST_RECORD_DATA + (HW_HOSTS_MAX_SPAN - 1) * (size_t)HW_HOST_RECORD_BYTES)
+_Static_assert(COPY_PIECE <= UINT16_MAX, "a piece's length fits a record's len");
 
+/* One span: the header with the first bytes, the data records with the
+ * rest, and the header's commit last (hw_hosts_log_take reads a span only
+ * once its header is ready). */
 static void copy_piece(struct hw_job *j, unsigned char *dst, const unsigned char *src, size_t n) {
-  uint64_t k = (n + HW_HOST_RECORD_DATA - 1) / HW_HOST_RECORD_DATA, slot = log_take(j, k, UE_ROOM);
-  uint64_t off = offset_of(j, dst);
-  for (uint64_t i = 0; i < k; i++) {
-    struct hw_host_record *r = log_slot(j, slot + i);
-    size_t at = (size_t)i * HW_HOST_RECORD_DATA, len = n - at < HW_HOST_RECORD_DATA ? n - at : HW_HOST_RECORD_DATA;
-    r->off = off + at;
-    r->kind = HW_HOST_COPY;
-    r->len = (uint16_t)len;
-    memcpy(r->data, src + at, len);
-    log_commit(j, r, slot + i);
-  }
+  struct hw_host_record head = {.off = offset_of(j, dst), .kind = HW_HOST_COPY, .len = (uint16_t)n};
+  uint64_t slot = log_take(j, hw_hosts_record_span(&head), UE_ROOM);
+  struct hw_host_record *r = log_slot(j, slot);
+  size_t first = n < HW_HOST_RECORD_DATA ? n : HW_HOST_RECORD_DATA;
+  for (size_t at = first, i = 1; at < n; at += HW_HOST_RECORD_BYTES, i++)
+    memcpy(log_slot(j, slot + i), src + at, n - at < HW_HOST_RECORD_BYTES ? n - at : HW_HOST_RECORD_BYTES);
+  r->off = head.off;
+  r->kind = head.kind;
+  r->len = head.len;
+  memcpy(r->data, src, first);
+  log_commit(j, r, slot);
   memcpy(dst, src, n);
 }
 
@@ -174,21 +178,39 @@ uint32_t hw_hosts_rmw32(struct hw_job *j, volatile uint32_t *w, enum hw_rmw_op o
   return me->value;
 }
 
-const struct hw_host_record *hw_hosts_log_peek(struct hw_job *j) {
+/* The next complete record of this host's log (a span's header), or NULL. */
+static const struct hw_host_record *log_peek(struct hw_job *j) {
   uint64_t tail = __atomic_load_n(&log_head(j)->tail, __ATOMIC_RELAXED);
   if (tail == __atomic_load_n(&log_head(j)->head, __ATOMIC_ACQUIRE)) return NULL;
   const struct hw_host_record *r = log_slot(j, tail);
   return __atomic_load_n(&r->ready, __ATOMIC_ACQUIRE) == tail + 1 ? r : NULL;
 }
 
-void hw_hosts_log_pop(struct hw_job *j) { __atomic_fetch_add(&log_head(j)->tail, 1, __ATOMIC_RELEASE); }
+uint32_t hw_hosts_log_take(struct hw_job *j, struct hw_host_record *out, uint32_t max) {
+  struct host_log_head *lh = log_head(j);
+  uint32_t n = 0;
+  for (const struct hw_host_record *r; (r = log_peek(j));) {
+    uint32_t span = hw_hosts_record_span(r);
+    if (n + span > max) break;
+    uint64_t tail = __atomic_load_n(&lh->tail, __ATOMIC_RELAXED);
+    for (uint32_t i = 0; i < span; i++) {
+      struct hw_host_record *slot = log_slot(j, tail + i);
+      memcpy(&out[n++], slot, sizeof *slot);
+      /* Freed with no ready mark: a data record's bytes left in the slot
+       * could otherwise look like a complete record a lap later. */
+      __atomic_store_n(&slot->ready, 0, __ATOMIC_RELAXED);
+    }
+    __atomic_store_n(&lh->tail, tail + span, __ATOMIC_RELEASE);
+  }
+  return n;
+}
 
 void hw_hosts_log_nap(struct hw_job *j, long ns) {
   struct host_log_head *lh = log_head(j);
   uint32_t bell = __atomic_load_n(&lh->bell, __ATOMIC_ACQUIRE);
   __atomic_store_n(&lh->agent_asleep, 1, __ATOMIC_RELAXED);
   __atomic_thread_fence(__ATOMIC_SEQ_CST);
-  if (!hw_hosts_log_peek(j)) {
+  if (!log_peek(j)) {
     struct timespec t = {ns / 1000000000L, ns % 1000000000L};
     futex(&lh->bell, FUTEX_WAIT, bell, &t);
   }
@@ -211,30 +233,38 @@ static int ue_is_here(const struct hw_job *j, int ue) {
   return ue >= 0 && ue < (int)j->hdr->nue && hw_host_of_core(j, hw_ue(j, ue)->core) == j->hdr->set.host;
 }
 
-void hw_hosts_apply(struct hw_job *j, const struct hw_host_record *r) {
+/* A span's bytes back in one piece at dst. */
+static void copy_span(unsigned char *dst, const struct hw_host_record *r) {
+  size_t first = r->len < HW_HOST_RECORD_DATA ? r->len : HW_HOST_RECORD_DATA;
+  memcpy(dst, r->data, first);
+  memcpy(dst + first, r + 1, r->len - first); /* the data records follow the header in a batch */
+}
+
+uint32_t hw_hosts_apply(struct hw_job *j, const struct hw_host_record *r) {
   volatile uint32_t *w = (volatile uint32_t *)(j->base + r->off);
   switch (r->kind) {
-    case HW_HOST_COPY: memcpy(j->base + r->off, r->data, r->len); break;
+    case HW_HOST_COPY: copy_span(j->base + r->off, r); break;
     case HW_HOST_STORE:
       __atomic_store_n(w, r->value, __ATOMIC_RELEASE);
       futex((volatile _Atomic uint32_t *)w, FUTEX_WAKE, INT_MAX, NULL); /* a sleeper on the word itself */
       break;
     case HW_HOST_RMW:
-      if (hw_home_of(j, w) != j->hdr->set.host) return; /* another host's request */
+      if (hw_home_of(j, w) != j->hdr->set.host) return 1; /* another host's request */
       uint32_t old = hw_rmw32_here(w, (enum hw_rmw_op)r->len, r->value);
       futex((volatile _Atomic uint32_t *)w, FUTEX_WAKE, INT_MAX, NULL);
       log_word(j, HW_HOST_REPLY, r->off, 0, r->ue, r->seq, old);
       break;
     case HW_HOST_REPLY: {
-      if (!ue_is_here(j, r->ue)) return;
+      if (!ue_is_here(j, r->ue)) return 1;
       struct host_reply *to = reply_of(j, r->ue);
       to->value = r->value;
       __atomic_store_n(&to->done, r->seq, __ATOMIC_RELEASE);
       futex(&to->done, FUTEX_WAKE, INT_MAX, NULL);
-      return;
+      return 1;
     }
-    default: return;
+    default: return 1;
   }
   int owner = local_owner(j, r->off);
   if (owner >= 0) hw_ring(j, owner);
+  return hw_hosts_record_span(r);
 }

@@ -42,17 +42,29 @@ enum hw_host_kind {
 };
 enum hw_rmw_op { HW_RMW_ADD = 0, HW_RMW_OR = 1, HW_RMW_AND = 2, HW_RMW_XCHG = 3 };
 
+/* A record is one host cache line.  A COPY of len bytes keeps its first
+ * HW_HOST_RECORD_DATA bytes in data and the rest in the records that follow
+ * it, 64 bytes each, without headers (its span, hw_hosts_record_span). */
 #define HW_HOST_RECORD_DATA 32
+#define HW_HOST_RECORD_BYTES 64
 struct hw_host_record {
-  _Atomic uint64_t ready; /* slot number + 1 once the record is complete */
+  _Atomic uint64_t ready; /* slot number + 1 once the record (and its span) is complete */
   uint64_t off;           /* target, from the start of the segment */
-  uint16_t kind, len;     /* enum hw_host_kind; COPY: bytes in data; RMW: enum hw_rmw_op */
+  uint16_t kind, len;     /* enum hw_host_kind; COPY: bytes; RMW: enum hw_rmw_op */
   int32_t ue;             /* RMW, REPLY: the requesting UE */
   uint32_t seq;           /* RMW, REPLY: the request's number */
   uint32_t value;         /* STORE, RMW: operand; REPLY: old value */
   unsigned char data[HW_HOST_RECORD_DATA];
 };
-_Static_assert(sizeof(struct hw_host_record) == 64, "one host cache line per record");
+_Static_assert(sizeof(struct hw_host_record) == HW_HOST_RECORD_BYTES, "one host cache line per record");
+/* Records a span takes at most (a batch of the agents' link holds one whole). */
+#define HW_HOSTS_MAX_SPAN 256u
+
+/* Records r and the data records after it take. */
+static inline uint32_t hw_hosts_record_span(const struct hw_host_record *r) {
+  if (r->kind != HW_HOST_COPY || r->len <= HW_HOST_RECORD_DATA) return 1;
+  return 1 + (r->len - HW_HOST_RECORD_DATA + HW_HOST_RECORD_BYTES - 1) / HW_HOST_RECORD_BYTES;
+}
 
 static inline int hw_hosts_many(const struct hw_job *j) { return j->hdr->set.hosts > 1; }
 
@@ -101,18 +113,18 @@ static inline uint32_t hw_mpb_rmw32(struct hw_job *j, volatile uint32_t *w, enum
 
 /* --- The agent's side (launch/host_agent.c) --- */
 
-/* The next complete record of this host's log, or NULL; hw_hosts_log_pop
- * frees it. */
-const struct hw_host_record *hw_hosts_log_peek(struct hw_job *j);
-void hw_hosts_log_pop(struct hw_job *j);
+/* Move this host's logged records, whole spans only, into out (at most max
+ * records) and free them; returns the records moved. */
+uint32_t hw_hosts_log_take(struct hw_job *j, struct hw_host_record *out, uint32_t max);
 /* Log records kept for the agent's answers to requests (at most one per
  * record of a batch it applies), and the records free now. */
 #define HW_HOSTS_AGENT_ROOM 1024u
 uint64_t hw_hosts_log_room(struct hw_job *j);
 /* The agent sleeps until a record is logged or ns have passed. */
 void hw_hosts_log_nap(struct hw_job *j, long ns);
-/* Apply a record another host logged to this replica: write it and ring the
- * owner, or, for a request whose home is here, do it and log the answer. */
-void hw_hosts_apply(struct hw_job *j, const struct hw_host_record *r);
+/* Apply a record (with its span) another host logged to this replica: write
+ * it and ring the owner, or, for a request whose home is here, do it and log
+ * the answer.  Returns the records it took. */
+uint32_t hw_hosts_apply(struct hw_job *j, const struct hw_host_record *r);
 
 #endif

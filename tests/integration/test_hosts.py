@@ -78,6 +78,16 @@ def test_three_hosts(build, scratch, hosts):
     assert checksum(three.out) == checksum(one.out), (one, three)
 
 
+@pytest.mark.parametrize("scheme", ["lprg", "rplg"])
+def test_pingpong_across_hosts_keeps_every_byte(build, scratch, hosts, scheme):
+    """apps/pingpong checks every byte it receives, 0 B to 4 MiB: large copies cross hosts as spans of log
+    records, many times round the log."""
+    res = on_hosts(build, scratch, hosts, 2, "-nue", 2, "--boards", 2, "--cores", "0,48", "--scheme", scheme,
+                   build.app("pingpong"))
+    assert res.rc == lib.RC_OK and "pingpong: OK" in res.out, res
+    assert re.search(r"^\s+4194304\s", res.out, re.M), res
+
+
 TRACE_COUNTS = ("msgs_sent", "bytes_sent", "msgs_recv", "bytes_recv", "flag_writes", "barriers", "events")
 
 

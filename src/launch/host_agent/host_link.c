@@ -14,8 +14,8 @@
 #include <time.h>
 
 /* Records in one batch: 16 KB, below Open MPI's TCP eager limit (64 KB), so a
- * send never waits for the receiver to post its receive. */
-#define BATCH_RECORDS 256
+ * send never waits for the receiver to post its receive; a whole span fits. */
+#define BATCH_RECORDS HW_HOSTS_MAX_SPAN
 /* For BUSY_NS after anything happened the link polls, yielding the CPU to
  * the host's UEs between polls; then it naps (first NAP_MIN_NS, doubling up to
  * NAP_MAX_NS), woken early when a UE logs a write, not when a batch arrives. */
@@ -70,12 +70,7 @@ static void send_all(const void *buf, int bytes, int tag) {
 /* Send what this host logged; 1 if there was anything. */
 static int send_log(void) {
   static struct batch b;
-  const struct hw_host_record *r;
-  b.nrec = 0;
-  while (b.nrec < BATCH_RECORDS && (r = hw_hosts_log_peek(L.job))) {
-    b.rec[b.nrec++] = *r;
-    hw_hosts_log_pop(L.job);
-  }
+  b.nrec = (int32_t)hw_hosts_log_take(L.job, b.rec, BATCH_RECORDS);
   if (!b.nrec) return 0;
   b.from = L.me;
   memcpy(b.vec, L.applied, sizeof b.vec);
@@ -92,7 +87,7 @@ static int applicable(const struct batch *b) {
 }
 
 static void apply(const struct batch *b) {
-  for (int i = 0; i < b->nrec; i++) hw_hosts_apply(L.job, &b->rec[i]);
+  for (int i = 0; i < b->nrec;) i += (int)hw_hosts_apply(L.job, &b->rec[i]);
   L.applied[b->from]++;
 }
 
