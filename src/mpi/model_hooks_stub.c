@@ -1,6 +1,6 @@
 /* libopenscc-model-hooks.so: what a counted MPI program (OPENSCC_CC=mpicc
  * rccecc --model-build; docs/mpi.md "Model mode") links against for the
- * hooks its instrumentation calls -- at every basic block
+ * hooks its instrumentation calls (and what their inlined fast paths read) -- at every basic block
  * (-fsanitize-coverage=trace-pc) and every load and store
  * (-fsanitize=kernel-address in outline mode).  They do nothing here: under
  * rccerun --mpi --model the rank wrapper preloads the provider, whose own
@@ -16,6 +16,14 @@
 
 OPENSCC_API void __sanitizer_cov_trace_pc(void);
 void __sanitizer_cov_trace_pc(void) {}
+
+/* What the inlined hooks read (src/timing/timing_internal.h, struct
+ * timing_fast_paths; here only its size matters): no shared region, no
+ * caches, so every access takes the fast path; blocks are counted into it. */
+OPENSCC_API uint64_t __openscc_fast[13];
+uint64_t __openscc_fast[13];
+OPENSCC_API void __openscc_checkpoint(void);
+void __openscc_checkpoint(void) {}
 
 #define NO_OP_HOOKS(size)                                           \
   OPENSCC_API void __asan_load##size##_noabort(uintptr_t addr);     \

@@ -29,6 +29,6 @@ void timing_ddr_word(uint64_t off, int write) {
 }
 
 void timing_access(uintptr_t addr, size_t size, int write) {
-  if (addr - timing_shared_lo < timing_shared_len) timing_ddr_word(addr - timing_shared_lo, write);
+  if (addr - timing_fast.shared_lo < timing_fast.shared_len) timing_ddr_word(addr - timing_fast.shared_lo, write);
   else if (addr - timing_segment_lo >= timing_segment_len) timing_cache_access(addr, size, write);
 }

@@ -52,9 +52,6 @@ static struct lut_slot {
   uint64_t home;
 } lut_g[256];
 
-int timing_caches_on;
-struct timing_cache_fast timing_cache_fast;
-
 static int level_init(struct cache_level *c, int bytes, int ways, int line_bytes) {
   c->ways = (uint32_t)ways;
   c->sets = bytes ? (uint32_t)(bytes / line_bytes / ways) : 0;
@@ -65,18 +62,18 @@ static int level_init(struct cache_level *c, int bytes, int ways, int line_bytes
 
 int timing_cache_init(void) {
   const struct chip_desc *c = timing_g.chip;
-  timing_caches_on = 0;
+  timing_fast.caches_on = 0;
   if (c->cache.l1_bytes == 0) return 0;
   if (level_init(&cache_g.l1, c->cache.l1_bytes, c->cache.l1_ways, c->line_bytes) != 0 ||
       level_init(&cache_g.l2, c->cache.l2_bytes, c->cache.l2_ways, c->line_bytes) != 0)
     return -1;
-  timing_cache_fast.l1 = cache_g.l1.tag;
-  timing_cache_fast.set_mask = cache_g.l1.sets - 1;
-  timing_cache_fast.ways = cache_g.l1.ways;
-  timing_cache_fast.line_shift = (unsigned)__builtin_ctz((unsigned)c->line_bytes);
+  timing_fast.l1 = cache_g.l1.tag;
+  timing_fast.set_mask = cache_g.l1.sets - 1;
+  timing_fast.ways = cache_g.l1.ways;
+  timing_fast.line_shift = (unsigned)__builtin_ctz((unsigned)c->line_bytes);
   cache_g.mc = chip_nearest_mc(c, timing_g.core);
   cache_g.stall = cache_g.charged = cache_g.write_done = 0;
-  timing_caches_on = timing_g.counted;
+  timing_fast.caches_on = timing_g.counted;
   return 0;
 }
 
@@ -114,7 +111,7 @@ static void charge_stall(void) {
 }
 
 void timing_cache_charge(void) {
-  if (timing_caches_on) charge_stall();
+  if (timing_fast.caches_on) charge_stall();
 }
 
 static struct {
@@ -151,16 +148,16 @@ static double mpb_cycles(int core, int write) {
 }
 
 static const struct lut_slot *lut_slot_of(uintptr_t addr) {
-  return addr - timing_cache_fast.lut_lo < timing_cache_fast.lut_len
-             ? &lut_g[(addr - timing_cache_fast.lut_lo) / TIMING_LUT_PAGE]
+  return addr - timing_fast.lut_lo < timing_fast.lut_len
+             ? &lut_g[(addr - timing_fast.lut_lo) / TIMING_LUT_PAGE]
              : NULL;
 }
 
 /* How a line is cached (enum timing_lut_attr): the SVM window is MPBT, a
  * LUT window what its entry says, other memory cached. */
 static int line_attr(uint64_t line) {
-  uintptr_t addr = (uintptr_t)(line << timing_cache_fast.line_shift);
-  if (addr - timing_cache_fast.window_lo < timing_cache_fast.window_len) return TIMING_LUT_MPBT;
+  uintptr_t addr = (uintptr_t)(line << timing_fast.line_shift);
+  if (addr - timing_fast.window_lo < timing_fast.window_len) return TIMING_LUT_MPBT;
   const struct lut_slot *e = lut_slot_of(addr);
   return e ? e->attr : TIMING_LUT_CACHED;
 }
@@ -169,15 +166,15 @@ static int line_attr(uint64_t line) {
  * and shared frames' controllers by shared-region offset, a private
  * frame's controller, an MPB, or the core's own private memory. */
 static double home_cycles(uint64_t line, int write) {
-  uintptr_t addr = (uintptr_t)(line << timing_cache_fast.line_shift);
+  uintptr_t addr = (uintptr_t)(line << timing_fast.line_shift);
   const struct chip_desc *c = timing_g.chip;
-  if (addr - timing_cache_fast.window_lo < timing_cache_fast.window_len)
-    return memory_cycles(chip_shared_mc(c, cache_g.window_off + (addr - timing_cache_fast.window_lo)));
+  if (addr - timing_fast.window_lo < timing_fast.window_len)
+    return memory_cycles(chip_shared_mc(c, cache_g.window_off + (addr - timing_fast.window_lo)));
   const struct lut_slot *e = lut_slot_of(addr);
   if (!e) return memory_cycles(cache_g.mc);
   switch (e->kind) {
     case TIMING_LUT_SHARED:
-      return memory_cycles(chip_shared_mc(c, e->home + (addr - timing_cache_fast.lut_lo) % TIMING_LUT_PAGE));
+      return memory_cycles(chip_shared_mc(c, e->home + (addr - timing_fast.lut_lo) % TIMING_LUT_PAGE));
     case TIMING_LUT_MPB: return mpb_cycles((int)e->home, write);
     default: return memory_cycles((int)e->home);
   }
@@ -198,7 +195,7 @@ static void wait_cycles(double cycles) {
 
 /* A posted write taking `latency`: it waits while the one before is in flight. */
 static void post_write(double latency) {
-  double now = (double)timing_bb_cycles + cache_g.stall;
+  double now = (double)timing_fast.bb_cycles + cache_g.stall;
   double wait = cache_g.write_done > now ? cache_g.write_done - now : 0;
   wait_cycles(wait);
   cache_g.write_done = now + wait + latency;
@@ -272,8 +269,8 @@ static void access_uncached_line(uint64_t line, int write) {
 }
 
 void timing_cache_access(uintptr_t addr, size_t size, int write) {
-  uint64_t first = addr >> timing_cache_fast.line_shift,
-           last = (addr + (size ? size : 1) - 1) >> timing_cache_fast.line_shift;
+  uint64_t first = addr >> timing_fast.line_shift,
+           last = (addr + (size ? size : 1) - 1) >> timing_fast.line_shift;
   for (uint64_t line = first; line <= last; line++) switch (line_attr(line)) {
       case TIMING_LUT_MPBT: access_mpbt_line(line, write); break;
       case TIMING_LUT_UNCACHED: access_uncached_line(line, write); break;
@@ -282,8 +279,8 @@ void timing_cache_access(uintptr_t addr, size_t size, int write) {
 }
 
 void timing_cache_window(uintptr_t lo, size_t len, uint64_t shared_off) {
-  timing_cache_fast.window_lo = lo;
-  timing_cache_fast.window_len = len;
+  timing_fast.window_lo = lo;
+  timing_fast.window_len = len;
   cache_g.window_off = shared_off;
 }
 
@@ -297,8 +294,8 @@ void timing_cache_window_invalidate(void) {
 }
 
 void timing_lut_window(uintptr_t lo, int entries) {
-  timing_cache_fast.lut_lo = lo;
-  timing_cache_fast.lut_len = (uintptr_t)entries * TIMING_LUT_PAGE;
+  timing_fast.lut_lo = lo;
+  timing_fast.lut_len = (uintptr_t)entries * TIMING_LUT_PAGE;
 }
 
 /* The lines of [lo, hi) leave level c, unwritten. */
@@ -314,8 +311,8 @@ void timing_lut_entry(int entry, enum timing_lut_kind kind, uint64_t home, enum 
   if (entry < 0 || entry >= (int)(sizeof lut_g / sizeof lut_g[0])) return;
   if (cache_g.combining) timing_cache_window_flush();
   lut_g[entry] = (struct lut_slot){.kind = (uint8_t)kind, .attr = (uint8_t)attr, .home = home};
-  uint64_t lo = (timing_cache_fast.lut_lo + (uint64_t)entry * TIMING_LUT_PAGE) >> timing_cache_fast.line_shift;
-  uint64_t hi = lo + (TIMING_LUT_PAGE >> timing_cache_fast.line_shift);
+  uint64_t lo = (timing_fast.lut_lo + (uint64_t)entry * TIMING_LUT_PAGE) >> timing_fast.line_shift;
+  uint64_t hi = lo + (TIMING_LUT_PAGE >> timing_fast.line_shift);
   drop_range(&cache_g.l1, lo, hi);
   drop_range(&cache_g.l2, lo, hi);
 }
@@ -329,7 +326,7 @@ void timing_l2_flush(void) {
   if (!timing_enabled) return;
   const struct chip_desc *c = timing_g.chip;
   double lines = c->cache.l2_bytes / c->line_bytes;
-  if (timing_caches_on) {
+  if (timing_fast.caches_on) {
     timing_cache_window_flush();
     struct cache_level *levels[] = {&cache_g.l1, &cache_g.l2};
     for (int l = 0; l < 2; l++)

@@ -10,7 +10,6 @@
 
 int timing_enabled;
 struct timing_state timing_g;
-uintptr_t timing_shared_lo, timing_shared_len;
 uintptr_t timing_segment_lo, timing_segment_len;
 
 static uint64_t host_ns(void) {
@@ -125,14 +124,14 @@ int timing_init(struct hw_job *job, int ue) {
   timing_g.dvfs_vlevel = job->hdr->initial_vlevel;
   timing_g.dvfs_applied = 0;
   /* An instrumented program has entered basic blocks before RCCE_init. */
-  timing_g.counted = timing_bb_count > 0;
+  timing_g.counted = timing_fast.bb_count > 0;
   timing_g.clock->counted = timing_g.counted;
-  timing_g.left_cycles = timing_bb_cycles;
-  timing_g.left_unpriced = timing_bb_unpriced;
+  timing_g.left_cycles = timing_fast.bb_cycles;
+  timing_g.left_unpriced = timing_fast.bb_unpriced;
   timing_g.probe_ns = timing_g.counted ? 0 : probe_overhead_ns();
   timing_g.clock->running = 1;
-  timing_shared_lo = (uintptr_t)(job->base + job->hdr->shared_off);
-  timing_shared_len = job->hdr->shared_bytes;
+  timing_fast.shared_lo = (uintptr_t)(job->base + job->hdr->shared_off);
+  timing_fast.shared_len = job->hdr->shared_bytes;
   timing_segment_lo = (uintptr_t)job->base;
   timing_segment_len = job->bytes;
   timing_g.left_ns = host_ns();
@@ -148,8 +147,8 @@ void timing_finalize(void) {
   if (timing_measuring_library) timing_library_measure_enter();
   timing_contention_finalize();
   timing_enabled = 0; /* what the program does after RCCE_finalize is not on the chip's clock */
-  timing_shared_len = 0;
-  timing_caches_on = 0;
+  timing_fast.shared_len = 0;
+  timing_fast.caches_on = 0;
 }
 
 /* Add energy e spent over [t0, t1) to the power trace, widening its buckets
@@ -204,8 +203,8 @@ void timing_advance(uint64_t ps, enum timing_kind kind, enum timing_activity act
  * entered, time_compute_bb_cycles for each block without its own, and the
  * waits on the caches. */
 static void charge_counted(void) {
-  double cycles = (double)(timing_bb_cycles - timing_g.left_cycles) +
-                  (double)(timing_bb_unpriced - timing_g.left_unpriced) * timing_g.chip->time.compute_bb_cycles;
+  double cycles = (double)(timing_fast.bb_cycles - timing_g.left_cycles) +
+                  (double)(timing_fast.bb_unpriced - timing_g.left_unpriced) * timing_g.chip->time.compute_bb_cycles;
   timing_advance((uint64_t)(cycles * timing_ps_per_cycle() + 0.5), TIMING_COMPUTE, TIMING_EXECUTING);
   timing_cache_charge();
 }
@@ -213,8 +212,8 @@ static void charge_counted(void) {
 void timing_compute_checkpoint(void) {
   if (!timing_enabled || timing_g.depth > 0 || !timing_g.counted) return;
   charge_counted();
-  timing_g.left_cycles = timing_bb_cycles;
-  timing_g.left_unpriced = timing_bb_unpriced;
+  timing_g.left_cycles = timing_fast.bb_cycles;
+  timing_g.left_unpriced = timing_fast.bb_unpriced;
 }
 
 void timing_enter(void) {
@@ -245,8 +244,8 @@ void timing_leave(void) {
   if (--timing_g.depth > 0) return;
   if (timing_measuring_library) timing_library_measure_leave(timing_g.poll_empty);
   if (timing_g.counted) {
-    timing_g.left_cycles = timing_bb_cycles;
-    timing_g.left_unpriced = timing_bb_unpriced;
+    timing_g.left_cycles = timing_fast.bb_cycles;
+    timing_g.left_unpriced = timing_fast.bb_unpriced;
   } else if (timing_g.chip->time.compute_slowdown != 0) timing_g.left_ns = host_ns();
 }
 

@@ -17,15 +17,15 @@
  * kernel-address hooks (CMakeLists.txt), so it leaves them out. */
 #ifndef __SANITIZE_ADDRESS__
 /* The fast path of every hook: one compare against the shared region
- * (timing_shared_lo/len, empty while the clock does not run), one flag, and
+ * (timing_fast.shared_lo/len, empty while the clock does not run), one flag, and
  * level 1's most recently used line of the set (timing_cache_repeat). */
 __attribute__((noinline)) static void access_shared(uintptr_t addr, int write) {
-  timing_ddr_word(addr - timing_shared_lo, write);
+  timing_ddr_word(addr - timing_fast.shared_lo, write);
 }
 
 static inline void access(uintptr_t addr, size_t size, int write) {
-  if (addr - timing_shared_lo < timing_shared_len) access_shared(addr, write);
-  else if (timing_caches_on && !timing_cache_repeat(addr, size, write)) timing_access(addr, size, write);
+  if (addr - timing_fast.shared_lo < timing_fast.shared_len) access_shared(addr, write);
+  else if (timing_fast.caches_on && !timing_cache_repeat(addr, size, write)) timing_access(addr, size, write);
 }
 
 /* __openscc_updateN: the load hook of a read-modify-write, renamed by

@@ -30,8 +30,8 @@ struct timing_state {
   uint64_t left_ns;         /* host time of the last exit from the runtime */
   uint64_t probe_ns;        /* what reading the host clock itself adds to an interval */
   int counted;              /* the program counts its basic blocks (rccecc --model-build) */
-  uint64_t left_cycles;     /* timing_bb_cycles at the last exit from the runtime */
-  uint64_t left_unpriced;   /* timing_bb_unpriced then */
+  uint64_t left_cycles;     /* timing_fast.bb_cycles at the last exit from the runtime */
+  uint64_t left_unpriced;   /* timing_fast.bb_unpriced then */
   unsigned reads_in_flight; /* shared-memory reads since the last write or runtime call */
   int poll_empty;           /* the last runtime call was a poll that found nothing (timing_poll_empty) */
   /* The tile clock and the core's busy power, for the divider and voltage
@@ -49,17 +49,33 @@ extern struct timing_state timing_g;
 static inline _Atomic uint64_t *timing_stamp(int core, uint64_t line, uint64_t slot) {
   return timing_stamp_in(timing_g.stamps, timing_g.chip, core, line, slot);
 }
-/* Basic blocks the program has entered, the P54C cycles of those that carry
- * their cost, and how many did not (compute_count.c). */
-extern uint64_t timing_bb_count, timing_bb_cycles, timing_bb_unpriced;
-/* The off-chip shared region whose accesses memory_access.c charges
- * (length 0 outside the clock's run). */
-extern uintptr_t timing_shared_lo, timing_shared_len;
+/* What a counted build's hooks read at every basic block and every load and
+ * store, in one exported struct at fixed offsets: rccecc's compiler wrapper
+ * inlines the hooks' fast paths, which read it without a call
+ * (src/launch/blockcost/inline_hooks.py has the same offsets; compute_count.c
+ * checks them).  Blocks entered, the P54C cycles of those that carry their
+ * cost and how many did not (compute_count.c); the off-chip shared region
+ * whose accesses memory_access.c charges (length 0 outside the clock's run);
+ * whether the private caches are on; and level 1's tags with what a repeat
+ * of a set's most recently used line needs (cache.c). */
+struct timing_fast_paths {
+  uint64_t bb_count, bb_cycles, bb_unpriced;
+  uintptr_t shared_lo, shared_len;
+  int32_t caches_on;
+  uint32_t ways;       /* level 1's */
+  const uint64_t *l1;  /* level 1's tags, set by set, most recently used first (line + 1, | dirty) */
+  uint64_t set_mask;   /* level 1's sets - 1 */
+  uint32_t line_shift; /* log2 of the line size */
+  uint32_t unused;
+  uintptr_t window_lo, window_len; /* the SVM window (timing_cache_window) */
+  uintptr_t lut_lo, lut_len;       /* the LUT windows (timing_lut_window) */
+};
+#define timing_fast __openscc_fast
+extern struct timing_fast_paths timing_fast;
 /* The job segment (its MPBs and tables are not the program's cached memory). */
 extern uintptr_t timing_segment_lo, timing_segment_len;
-/* The UE's private data caches (cache.c): on while a counted program's
- * clock runs and the chip has caches. */
-extern int timing_caches_on;
+/* The UE's private data caches (cache.c): on (timing_fast.caches_on) while
+ * a counted program's clock runs and the chip has caches. */
 int timing_cache_init(void);
 void timing_cache_access(uintptr_t addr, size_t size, int write);
 /* One load or store of the program's: the off-chip shared region's cost,
@@ -73,17 +89,8 @@ void timing_cache_charge(void);
  * store to the SVM window or a LUT window, which may go to the write-combine
  * buffer. */
 #define TIMING_CACHE_DIRTY (1ULL << 63) /* a tag's bit: the line was written since it came in */
-struct timing_cache_fast {
-  const uint64_t *l1; /* level 1's tags, set by set, most recently used first (line + 1, | dirty) */
-  uint64_t set_mask;
-  uint32_t ways;
-  unsigned line_shift;
-  uintptr_t window_lo, window_len;
-  uintptr_t lut_lo, lut_len; /* the LUT windows (timing_lut_window) */
-};
-extern struct timing_cache_fast timing_cache_fast;
 static inline int timing_cache_repeat(uintptr_t addr, size_t size, int write) {
-  const struct timing_cache_fast *f = &timing_cache_fast;
+  const struct timing_fast_paths *f = &timing_fast;
   uint64_t line = addr >> f->line_shift;
   if ((addr + size - 1) >> f->line_shift != line ||
       (write && (addr - f->window_lo < f->window_len || addr - f->lut_lo < f->lut_len)))

@@ -1,6 +1,7 @@
 """Counted computation priced by content (docs/model.md "Computation"): the P54C schedule of a
-block (src/launch/blockcost/p54c_timing.py), the blocks of GCC's assembly and their markers
-(asm_blocks.py), gcc's -wrapper (openscc-cc1) and the runtime that reads the markers."""
+block (src/launch/blockcost/p54c_timing.py), the blocks of GCC's assembly and their cost counted
+inline or in markers (asm_blocks.py, inline_hooks.py), gcc's -wrapper (openscc-cc1) and the
+runtime."""
 import re
 import subprocess
 import sys
@@ -115,10 +116,25 @@ def test_blocks_follow_the_counting_calls():
     assert blocks[1].cycles() == p54c_timing.block_cycles(blocks[1].insns, loops=True)
 
 
-def test_priced_writes_each_blocks_cycles_after_its_call():
+def test_priced_counts_each_block_inline_with_its_cycles():
     lines = ASM.splitlines(keepends=True)
     cycles = [b.cycles() for b in asm_blocks.blocks_by_function(lines)["f"]]
     out = "".join(asm_blocks.priced(lines))
+    assert "__sanitizer_cov_trace_pc" not in out
+    assert re.findall(r"\.Lopenscc_b\d+:\n\taddq\t\$(\d+), 8\(%r11\)", out) == [str(c) for c in cycles]
+    # Taken out again, the inline code leaves the compiler's as it was, its hooks' calls (the slow
+    # paths) included: the counting calls aside.
+    got = "\tmovq\t__openscc_fast@GOTPCREL\\(%rip\\), %r11\n"
+    without = re.sub(got + r"\taddq\t\$1, 0\(%r11\)\n(?:.*\n)*?\.Lopenscc_b\d+:\n\taddq.*\n", "", out)
+    without = re.sub(got + r"(?:.*\n)*?\.Lopenscc_m\d+:\n", "", without)
+    without = re.sub(r"\.Lopenscc_d\d+:\n", "", without)
+    assert without == ASM.replace("\tcall\t__sanitizer_cov_trace_pc@PLT\n", "")
+
+
+def test_with_called_hooks_each_blocks_cycles_follow_its_call():
+    lines = ASM.splitlines(keepends=True)
+    cycles = [b.cycles() for b in asm_blocks.blocks_by_function(lines)["f"]]
+    out = "".join(asm_blocks.priced(lines, inline=False))
     assert re.findall(r"call\t__sanitizer_cov_trace_pc@PLT\n\t\.byte 0x0f, 0x1f, 0x80\n\t\.long (\d+)", out) == \
         [str(c) for c in cycles]
     for c in cycles:
@@ -126,10 +142,20 @@ def test_priced_writes_each_blocks_cycles_after_its_call():
     assert out == ASM
 
 
+def test_the_inline_hooks_use_the_runtimes_offsets():
+    """inline_hooks.FIELDS against the static assertions of src/timing/compute_count.c."""
+    import inline_hooks
+    text = (lib.REPO / "src" / "timing" / "compute_count.c").read_text()
+    asserted = dict((f, int(o)) for f, o in re.findall(r"offsetof\(struct timing_fast_paths, (\w+)\) == (\d+)", text))
+    assert asserted == inline_hooks.FIELDS
+    assert f"#define CHECKPOINT_BLOCKS {inline_hooks.CHECKPOINT_BLOCKS}u" in text
+
+
 def hooks_after_pricing(body: str) -> list[str]:
     """The hook calls priced() leaves in one block of body (instructions, one per line)."""
     asm = "\t.type\tf, @function\nf:\n\tcall\t__sanitizer_cov_trace_pc@PLT\n" + body + "\tret\n"
-    return re.findall(r"call\t(__(?:asan|openscc)_\w+)", "".join(asm_blocks.priced(asm.splitlines(keepends=True))))
+    return re.findall(r"call\t(__(?:asan_\w+|openscc_update\w+))",
+                      "".join(asm_blocks.priced(asm.splitlines(keepends=True))))
 
 
 def test_a_read_modify_writes_load_hook_becomes_an_update():
@@ -159,11 +185,11 @@ def test_a_load_stays_a_load_unless_its_own_address_is_stored_to():
 
 # --- compiled programs ---------------------------------------------------------------------------
 
-def marked_calls(binary):
-    """(counting calls, those followed by a cost marker) in a binary's disassembly."""
+def counting(binary):
+    """(calls of the block hook, calls of the inline counter's checkpoint) in a binary's disassembly."""
     dis = subprocess.run(["objdump", "-d", str(binary)], capture_output=True, text=True, check=True).stdout
-    calls = re.findall(r"call\s+\w+ <__sanitizer_cov_trace_pc>\n\s*[0-9a-f]+:\s+([0-9a-f ]+)", dis)
-    return len(calls), sum(c.startswith("0f 1f 80") for c in calls)
+    return (len(re.findall(r"call\s+\w+ <__sanitizer_cov_trace_pc(?:@plt)?>", dis)),
+            len(re.findall(r"call\s+\w+ <__openscc_checkpoint(?:@plt)?>", dis)))
 
 
 @pytest.mark.parametrize("pipe", [False, True], ids=["files", "pipe"])
@@ -173,8 +199,34 @@ def test_every_counted_block_of_a_build_carries_its_cost(build, scratch, pipe):
            str(lib.PROGRAMS / "block_cost.c"), "-o", str(out)]
     p = subprocess.run(cmd, capture_output=True, text=True, timeout=lib.HARD_TIMEOUT)
     assert p.returncode == 0, p.stderr
-    calls, marked = marked_calls(out)
-    assert calls > 10 and marked == calls
+    calls, counted_inline = counting(out)
+    assert calls == 0 and counted_inline > 10
+
+
+def test_inline_hooks_count_exactly_as_called_ones(build, scratch):
+    """The same program with the hooks' fast paths inline and with every hook a call
+    (OPENSCC_CALLED_HOOKS=1): the same virtual time, cache misses and write-backs, to the picosecond,
+    for loads, stores and read-modify-writes that hit and miss both levels."""
+    lib.skip_without_memory_hooks(build)
+    binaries = {}
+    for name, env in (("inline", {}), ("called", {"OPENSCC_CALLED_HOOKS": "1"})):
+        binaries[name] = scratch / f"cache_walk_{name}"
+        p = subprocess.run([str(build.rccecc), "--model-build", "-O2", str(lib.PROGRAMS / "cache_walk.c"), "-o",
+                            str(binaries[name])], capture_output=True, text=True, timeout=lib.HARD_TIMEOUT,
+                           env={**lib.base_env(build), **env})
+        assert p.returncode == 0, p.stderr
+    assert counting(binaries["called"])[0] > 10
+    keys = ("seconds", "l1_read_misses", "l2_read_misses", "l1_write_misses", "write_backs", "cache_wait_s")
+    for mode in ("read", "write", "update", "dirty"):
+        for size in (4096, 64 << 10, 1 << 20):
+            got = {}
+            for name, prog in binaries.items():
+                job = scratch / f"job-{name}-{mode}-{size}"
+                res = lib.rccerun(build, "-nue", "1", "--model", "scc", "--job-dir", str(job), prog, mode, str(size), "3")
+                assert res.rc == lib.RC_OK, res
+                ue = lib.check_summary(job / "summary.json")["ues"][0]
+                got[name] = {k: ue[k] for k in keys}
+            assert got["inline"] == got["called"], (mode, size)
 
 
 def per_iteration(build, scratch, prog, mode, chip=None):
@@ -206,7 +258,7 @@ def test_blocks_without_a_cost_are_charged_the_flat_constant(build, scratch):
     p = subprocess.run([str(build.rccecc), "-O2", "-fsanitize-coverage=trace-pc", str(lib.PROGRAMS / "block_cost.c"),
                         "-o", str(out)], capture_output=True, text=True, timeout=lib.HARD_TIMEOUT)
     assert p.returncode == 0, p.stderr
-    assert marked_calls(out)[1] == 0
+    assert counting(out) == (counting(out)[0], 0) and counting(out)[0] > 10
     flat = per_iteration(build, scratch, out, "adds")
     chip = scratch / "flat.chip"
     chip.write_text("base = scc\nname = flat\ntime_compute_bb_cycles = 100\n")

@@ -407,23 +407,23 @@ static void test_power_by_activity(void) {
 /* Counted computation: the cycles of priced blocks, time_compute_bb_cycles
  * for each block without a price. */
 static void test_counted_compute(void) {
-  timing_bb_count = 1; /* as if the program had been instrumented */
+  timing_fast.bb_count = 1; /* as if the program had been instrumented */
   start(1);
   timing_leave();
-  timing_bb_count += 1000;
-  timing_bb_unpriced += 1000;
+  timing_fast.bb_count += 1000;
+  timing_fast.bb_unpriced += 1000;
   uint64_t t0 = now();
   timing_enter();
   CHECK(near((double)(now() - t0), cycles_ps(1000 * chip()->time.compute_bb_cycles)));
   CHECK_EQ(timing_clock_of(&job, 0)->compute_ps, now() - t0);
   timing_leave();
-  timing_bb_count += 10;
-  timing_bb_cycles += 5000;
+  timing_fast.bb_count += 10;
+  timing_fast.bb_cycles += 5000;
   t0 = now();
   timing_enter();
   CHECK(near((double)(now() - t0), cycles_ps(5000)));
   stop();
-  timing_bb_count = timing_bb_cycles = timing_bb_unpriced = 0;
+  timing_fast.bb_count = timing_fast.bb_cycles = timing_fast.bb_unpriced = 0;
 }
 
 /* Host time outside the runtime: spin for ms milliseconds (longer than compute_min_ns). */
@@ -455,17 +455,17 @@ static void test_empty_poll(void) {
   timing_enter();
   CHECK(*compute > charged);
   stop();
-  timing_bb_count = 1;
+  timing_fast.bb_count = 1;
   start(1);
   timing_poll_empty();
   timing_leave();
-  timing_bb_count += 1000;
-  timing_bb_cycles += 3000;
+  timing_fast.bb_count += 1000;
+  timing_fast.bb_cycles += 3000;
   uint64_t t0 = now();
   timing_enter();
   CHECK(near((double)(now() - t0), cycles_ps(3000)));
   stop();
-  timing_bb_count = timing_bb_cycles = 0;
+  timing_fast.bb_count = timing_fast.bb_cycles = 0;
 }
 
 /* An asynchronous handler works at its trigger's time -- before or after

@@ -3,16 +3,18 @@
 `-fsanitize-coverage=trace-pc` puts a call to __sanitizer_cov_trace_pc at the start of every basic
 block.  A block is the code from the labels before its call (the function's start for the first) to
 its branch, or to the next label or call.  Blocks GCC made after instrumenting have no call: they
-are not counted, and their code is left out.  priced() writes each block's cycles right after its
-call, as the displacement of a 7-byte NOP (`nopl disp32(%rax)`: 0f 1f 80 + 4 bytes) that the
-runtime's __sanitizer_cov_trace_pc reads at its return address (src/timing/compute_count.c).
-It also calls the load hooks of read-modify-writes __openscc_updateN (hooked_stores.py).
+are not counted, and their code is left out.  priced() counts each block's cycles inline in place of
+its call (inline_hooks.py; the runtime's __sanitizer_cov_trace_pc did the same in a call, reading the
+cycles at its return address: src/timing/compute_count.c; OPENSCC_CALLED_HOOKS=1 keeps that form),
+puts the fixed-size memory hooks behind inline fast paths, and calls the load hooks of
+read-modify-writes __openscc_updateN (hooked_stores.py).
 """
 from __future__ import annotations
 
 import re
 
 import hooked_stores
+import inline_hooks
 import p54c_timing
 
 TRACE_CALL = re.compile(r"^\s*call\s+__sanitizer_cov_trace_pc(@PLT)?\s*$")
@@ -25,6 +27,8 @@ LABEL = re.compile(r"^([^\s:#]+):\s*$")
 # GCC's jump targets; its other local labels (.LVL, .LBB, .LFB, ... for debug and unwind tables)
 # mark no block.
 JUMP_LABEL = re.compile(r"^\.L\d+$")
+# A priced block's cycles after its call when hooks stay calls: a 7-byte NOP (`nopl disp32(%rax)`,
+# 0f 1f 80 + 4 bytes) whose displacement the runtime's __sanitizer_cov_trace_pc reads.
 MARKER = "\t.byte 0x0f, 0x1f, 0x80\n\t.long {}\n"
 
 
@@ -102,15 +106,23 @@ def blocks_by_function(lines: list[str]) -> dict[str, list[Block]]:
     return out
 
 
-def priced(lines: list[str]) -> list[str]:
-    """The assembly with each counting call followed by its block's cycles, and the load hooks of
-    read-modify-writes calling __openscc_updateN."""
+def priced(lines: list[str], inline: bool = True) -> list[str]:
+    """The assembly with each counted block's counting call replaced by the counting itself, inline,
+    with its cycles (inline_hooks.py); the load hooks of read-modify-writes calling __openscc_updateN;
+    and every fixed-size load, store and update hook behind its inline fast path.  A counting call
+    of a block not priced here stays a call (charged the chip's flat cost per block).  With inline
+    false every hook stays a call, a priced block's followed by its cycles in a marker the runtime's
+    hook reads at its return address (the same counts, slower)."""
     blocks = [b for found in blocks_by_function(lines).values() for b in found]
     after = {b.call_line: b.cycles() for b in blocks}
     updates = set().union(*(b.loads.stored for b in blocks))
     out = []
     for index, line in enumerate(lines):
-        out.append(LOAD_HOOK.sub(r"__openscc_update\1", line) if index in updates else line)
-        if index in after:
-            out.append(MARKER.format(after[index]))
+        line = LOAD_HOOK.sub(r"__openscc_update\1", line) if index in updates else line
+        if index in after and inline:
+            out.append(inline_hooks.block_counter(index, after[index], "@PLT" if "@PLT" in line else ""))
+        elif index in after:
+            out += [line, MARKER.format(after[index])]
+        else:
+            out.append(inline and inline_hooks.memory_hook(index, line) or line)
     return out
