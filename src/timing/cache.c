@@ -148,9 +148,7 @@ static double mpb_cycles(int core, int write) {
 }
 
 static const struct lut_slot *lut_slot_of(uintptr_t addr) {
-  return addr - timing_fast.lut_lo < timing_fast.lut_len
-             ? &lut_g[(addr - timing_fast.lut_lo) / TIMING_LUT_PAGE]
-             : NULL;
+  return addr - timing_fast.lut_lo < timing_fast.lut_len ? &lut_g[(addr - timing_fast.lut_lo) / TIMING_LUT_PAGE] : NULL;
 }
 
 /* How a line is cached (enum timing_lut_attr): the SVM window is MPBT, a
@@ -269,8 +267,7 @@ static void access_uncached_line(uint64_t line, int write) {
 }
 
 void timing_cache_access(uintptr_t addr, size_t size, int write) {
-  uint64_t first = addr >> timing_fast.line_shift,
-           last = (addr + (size ? size : 1) - 1) >> timing_fast.line_shift;
+  uint64_t first = addr >> timing_fast.line_shift, last = (addr + (size ? size : 1) - 1) >> timing_fast.line_shift;
   for (uint64_t line = first; line <= last; line++) switch (line_attr(line)) {
       case TIMING_LUT_MPBT: access_mpbt_line(line, write); break;
       case TIMING_LUT_UNCACHED: access_uncached_line(line, write); break;
