@@ -22,12 +22,11 @@ import shutil
 import statistics
 import subprocess
 import sys
-import tempfile
 
+import netns_bench
 import standalone
 
-sys.path.insert(0, str(standalone.ROOT / "tests" / "integration"))
-import netns_hosts  # noqa: E402  (the tests' namespaced hosts)
+from netns_bench import netns_hosts
 
 TIMEOUT = 300
 MIB = 1 << 20
@@ -56,12 +55,10 @@ def openmpi_tcp(exe, env, hostfile) -> tuple[float, float]:
 
 
 def main() -> int:
-    args, build, command = standalone.options(__doc__, 5, "hosts")
-    why = netns_hosts.unavailable()
-    if why:
-        print(f"hosts_bench: skipped: {why}")
+    started = netns_bench.start(__doc__, "hosts")
+    if not started:
         return 0
-    scratch = tempfile.mkdtemp(prefix="openscc-hosts-bench-")
+    args, build, command, scratch = started
     exe = os.path.join(scratch, "mpi_bench")
     subprocess.run([shutil.which("mpicc.openmpi") or "mpicc", "-O2", str(standalone.ROOT / "bench" / "mpi" / "mpi_bench.c"),
                     "-o", exe], check=True)

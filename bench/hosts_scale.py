@@ -22,13 +22,12 @@ import shutil
 import statistics
 import subprocess
 import sys
-import tempfile
 import time
 
+import netns_bench
 import standalone
 
-sys.path.insert(0, str(standalone.ROOT / "tests" / "integration"))
-import netns_hosts  # noqa: E402  (the tests' namespaced hosts)
+from netns_bench import netns_hosts
 
 TIMEOUT = 300
 BOARDS, PER_BOARD = 3, 16
@@ -73,12 +72,10 @@ def run_once(build, crash, hosts, names, env, scratch) -> dict:
 
 
 def main() -> int:
-    args, build, command = standalone.options(__doc__, 5, "hosts_scale")
-    why = netns_hosts.unavailable()
-    if why:
-        print(f"hosts_scale: skipped: {why}")
+    started = netns_bench.start(__doc__, "hosts_scale")
+    if not started:
         return 0
-    scratch = tempfile.mkdtemp(prefix="openscc-hosts-scale-")
+    args, build, command, scratch = started
     crash = os.path.join(scratch, "crash")
     subprocess.run([str(build / "bin" / "rccecc"), "-O2", str(standalone.ROOT / "tests" / "programs" / "crash.c"),
                     "-o", crash], check=True)
