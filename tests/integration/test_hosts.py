@@ -78,6 +78,33 @@ def test_three_hosts(build, scratch, hosts):
     assert checksum(three.out) == checksum(one.out), (one, three)
 
 
+EIGHT_UES = ("-nue", 8, "--boards", 2, "--cores", "0,1,2,3,48,49,50,51")
+
+
+@pytest.mark.parametrize("program,args,opts", [
+    ("stress", ("1", "10", "300000"), ()),
+    ("stress", ("2", "10", "300000"), ("--scheme", "rplg")),
+    ("stress", ("3", "10", "300000"), ("--flags", "tagged")),
+    ("stress", ("4", "10", "300000"), ("-DSINGLEBITFLAGS",)),
+    ("collectives", ("300",), ()),
+    ("ircce_stress", ("1", "10", "100000"), ()),
+    ("ircce_ext", ("pipeline",), ()),
+    ("ircce_ext", ("mcast",), ()),
+    ("rcce2_api", ("variants",), ()),
+], ids=lambda v: "-".join(v) if isinstance(v, tuple) else v)
+def test_programs_across_hosts_print_what_they_print_on_one(build, compile_program, scratch, hosts, program, args,
+                                                           opts):
+    """Stress, collectives and iRCCE's and RCCE 2.0's extensions on 8 UEs, four a board: the same output
+    (their own checks, checksums and totals) on two hosts as with both boards on one host."""
+    flags = tuple(o for o in opts if o.startswith("-D"))
+    run_opts = tuple(o for o in opts if not o.startswith("-D"))
+    prog = compile_program(build, program, *flags)
+    one = rccerun(build, *EIGHT_UES, *run_opts, prog, *args)
+    two = on_hosts(build, scratch, hosts, 2, *EIGHT_UES, *run_opts, prog, *args)
+    assert one.rc == lib.RC_OK and two.rc == lib.RC_OK, (one, two)
+    assert two.out == one.out and two.out, (one, two)
+
+
 @pytest.mark.parametrize("scheme", ["lprg", "rplg"])
 def test_pingpong_across_hosts_keeps_every_byte(build, scratch, hosts, scheme):
     """apps/pingpong checks every byte it receives, 0 B to 4 MiB: large copies cross hosts as spans of log
