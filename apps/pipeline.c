@@ -70,12 +70,13 @@ int RCCE_APP(int argc, char **argv) {
   for (int memory = SCC_PIPE_PRIVATE; memory <= SCC_PIPE_SHARED_CACHED; memory++) {
     scc_pipe_layout l = {m, NULL, (size_t)args[1].value, memory};
     scc_pipe_result r;
-    app_rc(scc_pipe_run(&l, in, out, bytes, mix, &rounds, &r), "scc_pipe_run");
+    /* A run that failed (e.g. no shared memory: rccerun --hosts) left no output to check. */
+    if (app_rc(scc_pipe_run(&l, in, out, bytes, mix, &rounds, &r), "scc_pipe_run") != RCCE_SUCCESS) continue;
     report(names[memory], "ue-order", &l, &r);
     if (RCCE_ue() == order_last(&l)) check(in, out, bytes, m, rounds, names[memory]);
     scc_pipe_layout best;
     if (scc_pipe_best(&best, m, memory, bytes, r.tc_per_byte, chunks, 5, order) <= 0) app_die("scc_pipe_best");
-    app_rc(scc_pipe_run(&best, in, out, bytes, mix, &rounds, &r), "scc_pipe_run (best)");
+    if (app_rc(scc_pipe_run(&best, in, out, bytes, mix, &rounds, &r), "scc_pipe_run (best)") != RCCE_SUCCESS) continue;
     report(names[memory], "model-best", &best, &r);
     if (RCCE_ue() == order_last(&best)) check(in, out, bytes, m, rounds, names[memory]);
   }
