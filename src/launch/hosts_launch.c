@@ -21,6 +21,7 @@
 extern char **environ;
 
 #define MAX_EXPORTS 64
+#define MPIRUN_LAUNCH_FAILED 255 /* Open MPI's exit code when its daemons did not start */
 
 static pid_t mpirun_pid;
 static void forward_signal(int sig) {
@@ -100,8 +101,16 @@ int launch_hosts_run(const struct launch_options *o, int argc, char **argv) {
     for (int s = 0, sigs[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT}; s < 4; s++) sigaction(sigs[s], &fwd, NULL);
     while (waitpid(mpirun_pid, &st, 0) < 0 && errno == EINTR) continue;
     rc = WIFEXITED(st) ? WEXITSTATUS(st) : RCCERUN_SIGNALLED + WTERMSIG(st);
-    /* mpirun passes on an agent's death by signal as 128 + the signal. */
-    if (rc > RCCERUN_SIGNALLED && rc < RCCERUN_SIGNALLED + 64)
+    /* mpirun passes on an agent's death by signal as 128 + the signal, and
+     * says 255 when it could not start or reach its daemons (agents exit with
+     * rccerun's own codes). */
+    if (rc == MPIRUN_LAUNCH_FAILED) {
+      fprintf(stderr,
+              "rccerun: mpirun could not start an agent on every host of %s (see its message above): check the host "
+              "names and that mpirun's rsh/ssh agent reaches each host (docs/cluster.md \"Several hosts\")\n",
+              o->hosts_file);
+      rc = RCCERUN_SETUP;
+    } else if (rc > RCCERUN_SIGNALLED && rc < RCCERUN_SIGNALLED + 64)
       fprintf(stderr,
               "rccerun: a host left the job: its agent ended by signal %d (%s), killed or cut off; mpirun stopped "
               "the UEs of every host\n",

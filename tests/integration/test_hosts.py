@@ -234,6 +234,17 @@ def test_only_rccerun_reads_the_hosts_file(build, scratch, hosts):
     assert not path.exists()
 
 
+def test_a_host_mpirun_cannot_reach_is_reported(build, scratch, hosts):
+    names, env = hosts
+    path = scratch / "unreachable"
+    path.write_text(f"{names[0]}\nno-such-host-of-the-test\n")
+    res = rccerun(build, "--hosts", str(path), "-nue", 2, "--boards", 2, "--cores", "0,48", build.app("hello"),
+                  env=lib.base_env(build, **env), timeout=TIMEOUT)
+    assert res.rc == 4, res  # RCCERUN_SETUP
+    assert (f"rccerun: mpirun could not start an agent on every host of {path} (see its message above): check the "
+            "host names") in res.err, res
+
+
 def test_hosts_file_errors(build, scratch, hosts):
     app = build.app("hello")
     names, _ = hosts
