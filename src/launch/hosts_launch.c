@@ -24,7 +24,9 @@ extern char **environ;
 #define MPIRUN_LAUNCH_FAILED 255 /* Open MPI's exit code when its daemons did not start */
 
 static pid_t mpirun_pid;
+static volatile sig_atomic_t interrupted; /* the first signal passed on to mpirun */
 static void forward_signal(int sig) {
+  if (!interrupted) interrupted = sig;
   if (mpirun_pid > 0) kill(mpirun_pid, sig);
 }
 
@@ -104,7 +106,10 @@ int launch_hosts_run(const struct launch_options *o, int argc, char **argv) {
     /* mpirun passes on an agent's death by signal as 128 + the signal, and
      * says 255 when it could not start or reach its daemons (agents exit with
      * rccerun's own codes). */
-    if (rc == MPIRUN_LAUNCH_FAILED) {
+    if (interrupted) { /* as on one host: the signal's exit code (mpirun says 1) */
+      fprintf(stderr, "rccerun: interrupted by %s; mpirun stopped the UEs of every host\n", strsignal(interrupted));
+      rc = RCCERUN_SIGNALLED + interrupted;
+    } else if (rc == MPIRUN_LAUNCH_FAILED) {
       fprintf(stderr,
               "rccerun: mpirun could not start an agent on every host of %s (see its message above): check the host "
               "names and that mpirun's rsh/ssh agent reaches each host (docs/cluster.md \"Several hosts\")\n",

@@ -191,7 +191,9 @@ def test_timeout_on_hosts(build, compile_program, scratch, hosts):
     assert "timeout: the job ran longer than 2 s" in res.err, res
 
 
-def test_losing_a_host_ends_the_job(build, compile_program, scratch, hosts):
+def hang_on_two_hosts(build, compile_program, scratch, hosts, act):
+    """crash.c's hang mode on 4 UEs of two hosts; once every UE is ready, act(rccerun's process, the pids of
+    the job's two agents).  Returns (rccerun's exit code, its stderr)."""
     names, env = hosts
     prog = compile_program(build, "crash")
     full = lib.base_env(build, **env)
@@ -213,15 +215,28 @@ def test_losing_a_host_ends_the_job(build, compile_program, scratch, hosts):
         agents = subprocess.run(["pgrep", "-f", f"^{build.dir}/bin/openscc-host-agent --hosts {hosts_path}"],
                                 capture_output=True, text=True).stdout.split()
         assert len(agents) == 2, agents
-        os.kill(int(agents[-1]), signal.SIGKILL)
+        act(p, [int(a) for a in agents])
         p.wait(timeout=60)
     finally:  # the job's processes hold the pipes: stop them all before reading to the end
         if p.poll() is None:
             os.killpg(p.pid, signal.SIGKILL)
         lib.kill_session_processes()
-        out, err = p.communicate(timeout=60)
-    assert p.returncode == 128 + signal.SIGKILL, err
+        _, err = p.communicate(timeout=60)
+    return p.returncode, err
+
+
+def test_losing_a_host_ends_the_job(build, compile_program, scratch, hosts):
+    rc, err = hang_on_two_hosts(build, compile_program, scratch, hosts,
+                                lambda rccerun, agents: os.kill(agents[-1], signal.SIGKILL))
+    assert rc == 128 + signal.SIGKILL, err
     assert "rccerun: a host left the job: its agent ended by signal 9" in err, err
+
+
+def test_an_interrupt_ends_every_host(build, compile_program, scratch, hosts):
+    rc, err = hang_on_two_hosts(build, compile_program, scratch, hosts,
+                                lambda rccerun, agents: rccerun.send_signal(signal.SIGINT))
+    assert rc == 128 + signal.SIGINT, err
+    assert "rccerun: interrupted by Interrupt; mpirun stopped the UEs of every host" in err, err
 
 
 def test_only_rccerun_reads_the_hosts_file(build, scratch, hosts):
