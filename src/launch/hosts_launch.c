@@ -30,14 +30,15 @@ static void forward_signal(int sig) {
   if (mpirun_pid > 0) kill(mpirun_pid, sig);
 }
 
-/* mpirun's hostfile: one slot per host, so rank h lands on host h. */
-static int write_hostfile(const struct launch_options *o, char *path, size_t len) {
-  snprintf(path, len, "/tmp/openscc-hosts-XXXXXX");
-  int fd = mkstemp(path);
-  FILE *f = fd < 0 ? NULL : fdopen(fd, "w");
-  if (!f) return -1;
-  for (int h = 0; h < o->job.set.hosts; h++) fprintf(f, "%s slots=1\n", o->host_names[h]);
-  return fclose(f);
+/* mpirun's --host list: one slot per host, so rank h lands on host h (a
+ * list, not a hostfile: nothing to leave in /tmp, and a host named twice is
+ * two slots of that host, two agents on one machine). */
+static void host_list(const struct launch_options *o, char *list, size_t len) {
+  list[0] = '\0';
+  for (int h = 0; h < o->job.set.hosts; h++) {
+    size_t used = strlen(list);
+    snprintf(list + used, len - used, "%s%s:1", h ? "," : "", o->host_names[h]);
+  }
 }
 
 /* The environment the agents (and so the UEs) get: OpenSCC's knobs and PMIx's
@@ -52,7 +53,7 @@ static int add_exports(char **argv, int n, int max) {
 }
 
 int launch_hosts_run(const struct launch_options *o, int argc, char **argv) {
-  char mpirun[4096], bin[4096], agent[4096 + 32], hostfile[64], np[16];
+  char mpirun[4096], bin[4096], agent[4096 + 32], hosts[HW_MAX_HOSTS * (sizeof o->host_names[0] + 3)], np[16];
   if (!mpi_find_openmpi_launcher(mpirun, sizeof mpirun)) {
     fprintf(stderr,
             "rccerun: --hosts needs Open MPI's mpirun on PATH (install openmpi-bin: scripts/install-deps.sh)\n");
@@ -64,10 +65,11 @@ int launch_hosts_run(const struct launch_options *o, int argc, char **argv) {
     fprintf(stderr, "rccerun: --hosts needs %s (built when Open MPI's development files are installed)\n", agent);
     return RCCERUN_SETUP;
   }
-  if (launch_hosts_hand_over(o) != 0 || write_hostfile(o, hostfile, sizeof hostfile) != 0) {
-    fprintf(stderr, "rccerun: cannot write a hostfile for mpirun in /tmp: %s\n", strerror(errno));
+  if (launch_hosts_hand_over(o) != 0) {
+    fprintf(stderr, "rccerun: cannot pass the host names on: %s\n", strerror(errno));
     return RCCERUN_SETUP;
   }
+  host_list(o, hosts, sizeof hosts);
   snprintf(np, sizeof np, "%d", o->job.set.hosts);
   /* --bind-to none: an agent's UEs share its host's CPUs (Open MPI would bind
    * each agent, and every process it forks, to one core).  When an agent
@@ -75,12 +77,17 @@ int launch_hosts_run(const struct launch_options *o, int argc, char **argv) {
    * and SIGKILL, each a sigkill timeout apart (1 s by default), even those
    * already gone: 2 s added to every failed job.  Without the wait an agent
    * still running dies at once and its UEs with it (PR_SET_PDEATHSIG), and its
-   * segment has no name left to leak (supervise.c). */
+   * segment has no name left to leak (supervise.c).  --mca btl self,tcp:
+   * the agents' link never waits for a receiver, as Open MPI's TCP transport
+   * sends its batches (up to 64 KB) eagerly; its shared-memory transport,
+   * which it would pick between two agents of one machine, hands over
+   * batches above 4 KB only when the receiver takes them, and two agents
+   * sending to each other would wait for ever (host_link.c). */
   static char *args[MAX_EXPORTS + 4096];
   int n = 0;
-  const char *fixed[] = {mpirun, "--quiet",   "--hostfile", hostfile, "-np",
-                         np,     "--bind-to", "none",       "--mca",  "odls_base_sigkill_timeout",
-                         "0"};
+  const char *fixed[] = {mpirun, "--quiet",   "--host", hosts,     "-np",
+                         np,     "--bind-to", "none",   "--mca",   "odls_base_sigkill_timeout",
+                         "0",    "--mca",     "btl",    "self,tcp"};
   for (size_t i = 0; i < sizeof fixed / sizeof fixed[0]; i++) args[n++] = (char *)fixed[i];
   n = add_exports(args, n, MAX_EXPORTS);
   args[n++] = agent;
@@ -121,6 +128,5 @@ int launch_hosts_run(const struct launch_options *o, int argc, char **argv) {
               "the UEs of every host\n",
               rc - RCCERUN_SIGNALLED, strsignal(rc - RCCERUN_SIGNALLED));
   } else fprintf(stderr, "rccerun: cannot start %s: %s\n", mpirun, strerror(errno));
-  unlink(hostfile);
   return rc;
 }

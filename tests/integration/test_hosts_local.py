@@ -1,0 +1,33 @@
+"""rccerun --hosts with one machine named twice (docs/cluster.md "Several hosts"): two agents on this
+host, each with its own replica of the job's segment, the boards' writes crossing between them as
+between hosts.  Needs Open MPI's mpirun only (no network namespaces, no root)."""
+from __future__ import annotations
+
+import re
+import shutil
+
+import pytest
+
+import openscc_testlib as lib
+from openscc_testlib import rccerun
+
+pytestmark = pytest.mark.skipif(shutil.which("mpirun") is None, reason="no mpirun (scripts/install-deps.sh)")
+
+
+def checksum(out: str) -> str:
+    m = re.search(r"checksum (\S+) \(weighted (\S+)\)", out)
+    assert m, out
+    return m.group(0)
+
+
+def test_two_agents_on_one_machine_run_the_boards_as_one_host_does(build, scratch):
+    hosts = scratch / "hosts"
+    hosts.write_text("localhost\nlocalhost\n")
+    env = lib.base_env(build)
+    if build.asan:  # Open MPI's own allocations at exit are not ours to judge
+        env["ASAN_OPTIONS"] = "detect_leaks=0:abort_on_error=0"
+    app = build.app("stencil")
+    one = rccerun(build, "-nue", 96, "--boards", 2, app, 8, 10)
+    two = rccerun(build, "--hosts", str(hosts), "-nue", 96, "--boards", 2, app, 8, 10, env=env)
+    assert one.rc == lib.RC_OK and two.rc == lib.RC_OK, (one, two)
+    assert checksum(two.out) == checksum(one.out), (one, two)
