@@ -230,7 +230,7 @@ static int local_owner(const struct hw_job *j, uint64_t off) {
 }
 
 static int ue_is_here(const struct hw_job *j, int ue) {
-  return ue >= 0 && ue < (int)j->hdr->nue && hw_host_of_core(j, hw_ue(j, ue)->core) == j->hdr->set.host;
+  return ue >= 0 && ue < (int)j->hdr->nue && hw_host_of_ue(j, ue) == j->hdr->set.host;
 }
 
 /* A span's bytes back in one piece at dst. */

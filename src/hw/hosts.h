@@ -70,6 +70,8 @@ static inline int hw_hosts_many(const struct hw_job *j) { return j->hdr->set.hos
 
 /* The host of the board that core belongs to. */
 int hw_host_of_core(const struct hw_job *j, int core);
+/* The host that runs UE ue (its core's board's). */
+static inline int hw_host_of_ue(const struct hw_job *j, int ue) { return hw_host_of_core(j, hw_ue(j, ue)->core); }
 /* The home host of a word of an MPB or test-and-set register of the job. */
 int hw_home_of(const struct hw_job *j, const volatile void *addr);
 

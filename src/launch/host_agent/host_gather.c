@@ -12,8 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../hw/trace.h"
 #include "../../rcce/rcce_shared.h"
+#include "../../trace/trace_export.h"
 
 /* Clock samples per host: the one with the shortest round trip is kept. */
 #define CLOCK_SAMPLES 8
@@ -24,16 +24,9 @@ struct ue_head {
   struct rcce_ue_counters counters;
 };
 
-static int host_of_ue(const struct hw_job *job, int ue) { return hw_host_of_core(job, hw_ue(job, ue)->core); }
-
-static uint64_t kept_events(const struct hw_job *job, int ue) {
-  uint64_t n = hw_trace(job, ue)->n_events;
-  return n < job->hdr->trace_capacity ? n : job->hdr->trace_capacity;
-}
-
 /* Bytes of UE ue's trace block in use: the head, the counts per peer and the kept events. */
 static uint64_t block_bytes(const struct hw_job *job, int ue) {
-  const unsigned char *end = (const unsigned char *)(hw_trace_events(job, ue) + kept_events(job, ue));
+  const unsigned char *end = (const unsigned char *)(hw_trace_events(job, ue) + trace_kept_events(job, ue));
   return (uint64_t)(end - (const unsigned char *)hw_trace(job, ue));
 }
 
@@ -43,7 +36,7 @@ static uint64_t block_bytes(const struct hw_job *job, int ue) {
 static void events_to_ns(const struct hw_job *job, int ue) {
   uint64_t ticks1 = hw_trace_clock(), ns1 = hw_trace_monotonic_ns();
   struct hw_trace_event *e = hw_trace_events(job, ue);
-  for (uint64_t i = 0; i < kept_events(job, ue); i++)
+  for (uint64_t i = 0; i < trace_kept_events(job, ue); i++)
     e[i].host_ticks = (uint64_t)llround(hw_trace_ns(job, e[i].host_ticks, ticks1, ns1));
 }
 
@@ -52,7 +45,7 @@ static void events_from_ns(const struct hw_job *job, int ue, int64_t offset_ns) 
   uint64_t ticks1 = hw_trace_clock(), ns1 = hw_trace_monotonic_ns();
   double ticks_per_ns = ns1 > h->trace_ns0 ? (double)(ticks1 - h->trace_ticks0) / (double)(ns1 - h->trace_ns0) : 1.0;
   struct hw_trace_event *e = hw_trace_events(job, ue);
-  for (uint64_t i = 0; i < kept_events(job, ue); i++) {
+  for (uint64_t i = 0; i < trace_kept_events(job, ue); i++) {
     double since_start = (double)((int64_t)e[i].host_ticks - offset_ns - (int64_t)h->trace_ns0);
     e[i].host_ticks = (uint64_t)((int64_t)h->trace_ticks0 + llround(since_start * ticks_per_ns));
   }
@@ -106,14 +99,14 @@ int host_gather(MPI_Comm comm, struct hw_job *job, int me, int hosts) {
   if (me != 0) {
     answer_clock(comm);
     for (int u = 0; u < nue; u++)
-      if (host_of_ue(job, u) == me) send_ue(comm, job, u, tracing);
+      if (hw_host_of_ue(job, u) == me) send_ue(comm, job, u, tracing);
     return 0;
   }
   int64_t offset[HW_MAX_HOSTS] = {0};
   for (int h = 1; h < hosts; h++) offset[h] = clock_offset(comm, h);
   /* In UE order: each host sends its own UEs in that order. */
   for (int u = 0; u < nue; u++) {
-    int h = host_of_ue(job, u);
+    int h = hw_host_of_ue(job, u);
     if (h != 0) receive_ue(comm, job, u, h, tracing, offset[h]);
   }
   return 1;
