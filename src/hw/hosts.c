@@ -6,7 +6,6 @@
 
 #include <limits.h>
 #include <linux/futex.h>
-#include <sched.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -29,6 +28,8 @@ struct host_log_head {
   _Atomic uint64_t tail HW_ALIGNED; /* next slot to send (the agent) */
   _Atomic uint32_t agent_asleep HW_ALIGNED;
   _Atomic uint32_t bell;
+  _Atomic uint32_t writers_waiting HW_ALIGNED; /* UEs asleep until the agent frees records */
+  _Atomic uint32_t room_bell;
 };
 
 /* A UE's requests to other hosts: the last answered and its old value. */
@@ -84,6 +85,20 @@ static struct host_reply *reply_of(const struct hw_job *j, int ue) {
                                hw_align_up(sizeof(struct host_reply), HW_HOST_LINE) * (uint64_t)ue);
 }
 
+/* A writer that finds the log full sleeps until the agent has sent some of
+ * it (hw_hosts_log_take rings room_bell): yielding instead, 96 UEs left the
+ * agent that empties the log a 97th of the CPUs. */
+static void wait_for_room(struct host_log_head *lh, uint64_t k, uint64_t room) {
+  uint32_t bell = __atomic_load_n(&lh->room_bell, __ATOMIC_ACQUIRE);
+  __atomic_fetch_add(&lh->writers_waiting, 1, __ATOMIC_SEQ_CST);
+  uint64_t used = __atomic_load_n(&lh->head, __ATOMIC_SEQ_CST) - __atomic_load_n(&lh->tail, __ATOMIC_SEQ_CST);
+  if (used + k > room) {
+    struct timespec t = {0, 1000000}; /* bounded: the agent may just have freed records before the count went up */
+    futex(&lh->room_bell, FUTEX_WAIT, bell, &t);
+  }
+  __atomic_fetch_sub(&lh->writers_waiting, 1, __ATOMIC_RELAXED);
+}
+
 /* Take k consecutive slots of the log once at most room would be in use
  * (waiting before taking them: a writer never holds slots while it waits). */
 static uint64_t log_take(struct hw_job *j, uint64_t k, uint64_t room) {
@@ -91,7 +106,7 @@ static uint64_t log_take(struct hw_job *j, uint64_t k, uint64_t room) {
   uint64_t first = __atomic_load_n(&lh->head, __ATOMIC_ACQUIRE);
   for (;;) {
     if (first + k - __atomic_load_n(&lh->tail, __ATOMIC_ACQUIRE) > room) {
-      sched_yield();
+      wait_for_room(lh, k, room);
       first = __atomic_load_n(&lh->head, __ATOMIC_ACQUIRE);
     } else if (__atomic_compare_exchange_n(&lh->head, &first, first + k, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
       return first;
@@ -166,6 +181,11 @@ void hw_hosts_store32(struct hw_job *j, volatile uint32_t *w, uint32_t v) {
   __atomic_store_n(w, v, __ATOMIC_RELEASE);
 }
 
+void hw_hosts_ring(struct hw_job *j, int ue) {
+  if (hw_host_of_ue(j, ue) == j->hdr->set.host) hw_ring(j, ue);
+  else log_word(j, HW_HOST_RING, 0, 0, ue, 0, 0);
+}
+
 uint32_t hw_hosts_rmw32(struct hw_job *j, volatile uint32_t *w, enum hw_rmw_op op, uint32_t v) {
   if (hw_home_of(j, w) == j->hdr->set.host || self_ue < 0) return hw_rmw32_here(w, op, v);
   struct host_reply *me = reply_of(j, self_ue);
@@ -201,6 +221,11 @@ uint32_t hw_hosts_log_take(struct hw_job *j, struct hw_host_record *out, uint32_
       __atomic_store_n(&slot->ready, 0, __ATOMIC_RELAXED);
     }
     __atomic_store_n(&lh->tail, tail + span, __ATOMIC_RELEASE);
+  }
+  __atomic_thread_fence(__ATOMIC_SEQ_CST); /* against a writer's check before it sleeps */
+  if (n && __atomic_load_n(&lh->writers_waiting, __ATOMIC_RELAXED)) {
+    __atomic_fetch_add(&lh->room_bell, 1, __ATOMIC_RELEASE);
+    futex(&lh->room_bell, FUTEX_WAKE, INT_MAX, NULL);
   }
   return n;
 }
@@ -254,6 +279,9 @@ uint32_t hw_hosts_apply(struct hw_job *j, const struct hw_host_record *r) {
       futex((volatile _Atomic uint32_t *)w, FUTEX_WAKE, INT_MAX, NULL);
       log_word(j, HW_HOST_REPLY, r->off, 0, r->ue, r->seq, old);
       break;
+    case HW_HOST_RING:
+      if (ue_is_here(j, r->ue)) hw_ring(j, r->ue);
+      return 1;
     case HW_HOST_REPLY: {
       if (!ue_is_here(j, r->ue)) return 1;
       struct host_reply *to = reply_of(j, r->ue);

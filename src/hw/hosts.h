@@ -30,6 +30,7 @@
 #include <string.h>
 
 #include "segment.h"
+#include "wait.h"
 
 #define HW_MAX_HOSTS HW_MAX_HOST_BOARDS
 
@@ -39,6 +40,7 @@ enum hw_host_kind {
   HW_HOST_STORE = 2, /* the 32-bit value at off */
   HW_HOST_RMW = 3,   /* request: op on the word at off (home host only), answer to ue */
   HW_HOST_REPLY = 4, /* answer to request seq of ue: value */
+  HW_HOST_RING = 5,  /* ring UE ue's doorbell (on its host) */
 };
 enum hw_rmw_op { HW_RMW_ADD = 0, HW_RMW_OR = 1, HW_RMW_AND = 2, HW_RMW_XCHG = 3 };
 
@@ -85,6 +87,7 @@ void hw_hosts_set_self(int ue);
 /* Slow paths of the functions below (several hosts). */
 void hw_hosts_copy(struct hw_job *j, void *dst, const void *src, size_t n);
 void hw_hosts_store32(struct hw_job *j, volatile uint32_t *w, uint32_t v);
+void hw_hosts_ring(struct hw_job *j, int ue);
 uint32_t hw_hosts_rmw32(struct hw_job *j, volatile uint32_t *w, enum hw_rmw_op op, uint32_t v);
 
 /* The atomic operation itself, on this replica; returns the old value. */
@@ -106,6 +109,20 @@ static inline void hw_mpb_copy(struct hw_job *j, volatile void *dst, const void 
 static inline void hw_mpb_store32(struct hw_job *j, volatile uint32_t *w, uint32_t v) {
   if (__builtin_expect(hw_hosts_many(j), 0)) hw_hosts_store32(j, w, v);
   else __atomic_store_n(w, v, __ATOMIC_RELEASE);
+}
+/* Store a byte of an MPB (release), as hw_mpb_store32 a word. */
+static inline void hw_mpb_store8(struct hw_job *j, volatile uint8_t *b, uint8_t v) {
+  if (__builtin_expect(hw_hosts_many(j), 0)) {
+    __atomic_thread_fence(__ATOMIC_RELEASE);
+    hw_hosts_copy(j, (void *)b, &v, 1);
+  } else __atomic_store_n(b, v, __ATOMIC_RELEASE);
+}
+/* Ring UE ue after a write it waits for landed in an MPB that is not ue's
+ * own (the agents ring an MPB's owner by themselves, hw_hosts_apply): on
+ * another host the ring travels in the log, after the write. */
+static inline void hw_mpb_ring(struct hw_job *j, int ue) {
+  if (__builtin_expect(hw_hosts_many(j), 0)) hw_hosts_ring(j, ue);
+  else hw_ring(j, ue);
 }
 /* Read-modify-write a word of an MPB or register at its home; returns the old value. */
 static inline uint32_t hw_mpb_rmw32(struct hw_job *j, volatile uint32_t *w, enum hw_rmw_op op, uint32_t v) {

@@ -52,6 +52,9 @@ struct hw_settings {
   int32_t hosts;
   int32_t host;
   int32_t board_host[HW_MAX_HOST_BOARDS];
+  /* The job's number on every host (the head rccerun's pid; 0 on one host,
+   * where the segment's launcher_pid serves): MPI addresses carry it. */
+  int32_t hosts_job;
 };
 
 /* The UEs that run the program (RCCE's world): all but the copy cores. */

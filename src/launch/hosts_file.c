@@ -6,10 +6,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "../chip/text_input.h"
+#include "mpi_launch.h"
 #include "option_table.h"
 #include "options.h"
+
+extern char **environ;
 
 /* One more host name; 0, or -1 with err. */
 static int add_name(struct launch_options *o, int n, const char *name, int lineno, char *err, size_t errlen) {
@@ -59,7 +63,7 @@ static int read_names(struct launch_options *o, char *err, size_t errlen) {
 
 /* What needs one replica of state that hosts do not share yet. */
 static const char *not_across_hosts(const struct launch_options *o) {
-  if (o->mpi != LAUNCH_MPI_NONE) return "--mpi";
+  if (o->mpi_spawn_ues > 0) return "--mpi-spawn-ues";
   if (o->job.set.model) return "--model";
   if (o->job.set.copy_cores) return "--copy-cores";
   return NULL;
@@ -71,7 +75,18 @@ int launch_hosts_hand_over(const struct launch_options *o) {
     if (h) strcat(names, " ");
     strcat(names, o->host_names[h]);
   }
-  return setenv(LAUNCH_HOSTS_NAMES_ENV, names, 1);
+  char job[16], mpi_env[8192] = "";
+  snprintf(job, sizeof job, "%d", (int)getpid());
+  /* The MPI variables set here, before mpirun adds its own (mpi_hosts.c). */
+  for (char **e = environ; *e; e++)
+    if (!strncmp(*e, "OMPI_", 5) || !strncmp(*e, "PMIX_", 5) || !strncmp(*e, "OPAL_", 5)) {
+      size_t used = strlen(mpi_env);
+      snprintf(mpi_env + used, sizeof mpi_env - used, "%s%.*s", used ? " " : "", (int)strcspn(*e, "="), *e);
+    }
+  return setenv(LAUNCH_HOSTS_NAMES_ENV, names, 1) || setenv(LAUNCH_HOSTS_JOB_ENV, job, 1) ||
+                 setenv(LAUNCH_HOSTS_MPI_ENV, mpi_env, 1)
+             ? -1
+             : 0;
 }
 
 int launch_hosts_read(struct launch_options *o) {
@@ -88,6 +103,11 @@ int launch_hosts_read(struct launch_options *o) {
     return launch_fail("%s does not run across hosts yet (--hosts; docs/cluster.md \"Several hosts\")", option);
   o->job.set.hosts = hosts;
   for (int b = 0; b < boards; b++) o->job.set.board_host[b] = b * hosts / boards;
+  char list[HW_MAX_HOSTS * 80], why[512];
+  if (o->mpi != LAUNCH_MPI_NONE && mpi_hosts_list(o, list, sizeof list, why, sizeof why) != 0)
+    return launch_fail("%s", why);
   o->job.set.single_copy = 0; /* process_vm_readv reaches this host's processes only */
+  const char *job = getenv(LAUNCH_HOSTS_JOB_ENV);
+  o->job.set.hosts_job = as_agent && job ? atoi(job) : (int32_t)getpid(); /* the head's pid */
   return 0;
 }

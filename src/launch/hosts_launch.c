@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -41,11 +42,12 @@ static void host_list(const struct launch_options *o, char *list, size_t len) {
   }
 }
 
-/* The environment the agents (and so the UEs) get: OpenSCC's knobs and PMIx's
- * settings, which mpirun does not forward by itself (it does OMPI_MCA_*). */
+/* The environment the agents (and so the UEs) get: OpenSCC's knobs, PMIx's
+ * settings and hydra's (the launcher of --mpi mpich, started by host 0's
+ * agent), which mpirun does not forward by itself (it does OMPI_MCA_*). */
 static int add_exports(char **argv, int n, int max) {
   for (char **e = environ; *e && n + 2 < max; e++)
-    if (!strncmp(*e, "OPENSCC_", 8) || !strncmp(*e, "PMIX_MCA_", 9)) {
+    if (!strncmp(*e, "OPENSCC_", 8) || !strncmp(*e, "PMIX_MCA_", 9) || !strncmp(*e, "HYDRA_", 6)) {
       argv[n++] = "-x";
       argv[n++] = strndup(*e, strcspn(*e, "="));
     }
@@ -101,6 +103,9 @@ int launch_hosts_run(const struct launch_options *o, int argc, char **argv) {
   sigemptyset(&fwd.sa_mask);
   mpirun_pid = fork();
   if (mpirun_pid == 0) {
+    /* rccerun killed outright (kill -9): mpirun stops every agent, as on a
+     * signal passed on, and the agents their UEs. */
+    prctl(PR_SET_PDEATHSIG, SIGTERM);
     execv(mpirun, args);
     fprintf(stderr, "rccerun: cannot execute %s: %s\n", mpirun, strerror(errno));
     _exit(127);

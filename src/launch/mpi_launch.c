@@ -180,7 +180,16 @@ static int find_wrapper(struct mpi_command *c, const char *bin) {
 static int launch_arguments(const struct launch_options *o, struct mpi_command *c, int openmpi, const char **out) {
   snprintf(c->universe, sizeof c->universe, openmpi ? "localhost:%d" : "%d", o->job.nue);
   int n = 0;
-  if (openmpi || o->mpi_spawn_ues > 0) {
+  if (c->across_hosts && !openmpi) { /* hydra: NAME:RANKS places a block per host; it passes the environment on */
+    out[n++] = "-hosts";
+    out[n++] = c->host_list;
+  } else if (c->across_hosts) { /* each host's ranks, a block at a time (mpi_hosts.c) */
+    out[n++] = "--host";
+    out[n++] = c->host_list;
+    out[n++] = "--map-by";
+    out[n++] = "slot";
+    n += mpi_hosts_exports(c, out + n, MPI_HOSTS_MAX_EXPORTS);
+  } else if (openmpi || o->mpi_spawn_ues > 0) {
     out[n++] = openmpi ? "--host" : "-usize";
     out[n++] = c->universe;
   }
@@ -244,7 +253,8 @@ static int build_argv(const struct launch_options *o, struct mpi_command *c, int
   size_t n = 0, nlib = 0, napp = 0;
   while (lib_options && lib_options[nlib]) nlib++;
   while (o->app_argv[napp]) napp++;
-  c->argv = calloc(3 + nlib + 5 + napp + 1, sizeof *c->argv); /* launch_arguments: at most 5; NULL */
+  /* launch_arguments: at most 5, across hosts 5 + the exports; NULL */
+  c->argv = calloc(3 + nlib + 5 + MPI_HOSTS_MAX_EXPORTS + napp + 1, sizeof *c->argv);
   if (!c->argv) {
     fprintf(stderr, "rccerun: out of memory\n");
     return -1;
@@ -417,6 +427,12 @@ int mpi_command_build(const struct launch_options *o, struct mpi_command *c) {
   if (o->job.set.model) model_preload(c, openmpi);
   if (openmpi) oversubscribed_collectives(o, c);
   if (!openmpi && o->mpi_spawn_ues > 0 && mpich_spawn_preload(c, bin) != 0) return -1;
+  c->across_hosts = o->job.set.hosts > 1;
+  char err[512]; /* launch_hosts_read checked the blocks already */
+  if (c->across_hosts && mpi_hosts_list(o, c->host_list, sizeof c->host_list, err, sizeof err) != 0) {
+    fprintf(stderr, "rccerun: %s\n", err);
+    return -1;
+  }
   clock_gettime(CLOCK_REALTIME, &c->started);
   c->started.tv_sec -= 1; /* file systems may stamp times at a coarser granularity */
   if (build_argv(o, c, openmpi) != 0 || make_tmpdir(c, openmpi) != 0) {
@@ -430,7 +446,8 @@ int mpi_command_build(const struct launch_options *o, struct mpi_command *c) {
 void mpi_command_exec(const struct mpi_command *c, const char *shm_name, int nue) {
   char buf[16];
   snprintf(buf, sizeof buf, "%d", nue);
-  setenv("OPENSCC_SHM_NAME", shm_name, 1);
+  if (c->across_hosts) mpi_hosts_forget_enclosing_job(); /* before the settings below */
+  else setenv("OPENSCC_SHM_NAME", shm_name, 1);          /* across hosts: OPENSCC_SHM_PATHS, set by the agent */
   setenv("OPENSCC_NUE", buf, 1);
   unsetenv("MPI4PY_MPIABI");
   for (int i = 0; i < c->nenv; i++) setenv(c->env[i][0], c->env[i][1], 1);

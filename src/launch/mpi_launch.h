@@ -29,8 +29,10 @@ struct mpi_command {
   /* The launcher's private temporary directory (its session directories,
    * PMIx rendezvous files), removed by mpi_command_free. */
   char tmpdir[4096];
-  struct timespec started; /* CLOCK_REALTIME when built: files of the job are newer */
-  int mpich;               /* MPICH's launcher (its segments in /dev/shm are swept) */
+  struct timespec started;           /* CLOCK_REALTIME when built: files of the job are newer */
+  int mpich;                         /* MPICH's launcher (its segments in /dev/shm are swept) */
+  int across_hosts;                  /* rccerun --hosts: host 0's agent runs the launcher (mpi_hosts.c) */
+  char host_list[HW_MAX_HOSTS * 80]; /* its --host: NAME:RANKS,... */
 };
 
 /* Find the library's launcher, OpenSCC's provider for it and openscc-rank,
@@ -48,6 +50,15 @@ void mpi_remove_stale_tmpdirs(void);
  * MPICH's per-rank segments in /dev/shm), and free what mpi_command_build
  * allocated. */
 void mpi_command_free(struct mpi_command *c);
+
+/* Across hosts (mpi_hosts.c): mpirun's --host list, each host's ranks in a
+ * block (0, or -1 with err set: they are not); the -x NAME pairs for remote ranks
+ * into out (at most max entries; how many); the enclosing agents' job's
+ * variables removed before a second mpirun starts. */
+int mpi_hosts_list(const struct launch_options *o, char *list, size_t len, char *err, size_t errlen);
+int mpi_hosts_exports(const struct mpi_command *c, const char **out, int max);
+void mpi_hosts_forget_enclosing_job(void);
+#define MPI_HOSTS_MAX_EXPORTS 128
 
 /* Open MPI's launcher on PATH (mpirun.openmpi, else mpirun) into out: 1 found, 0 not. */
 int mpi_find_openmpi_launcher(char *out, size_t len);

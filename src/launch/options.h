@@ -46,6 +46,9 @@ int launch_hosts_read(struct launch_options *o);
  * there instead of reading FILE, which need not exist on its host.
  * launch_hosts_hand_over returns 0 or -1. */
 #define LAUNCH_HOSTS_NAMES_ENV "OPENSCC_HOSTS_NAMES"
+/* The names of the MPI variables rccerun had (the agents' MPI job adds its own: mpi_hosts.c). */
+#define LAUNCH_HOSTS_MPI_ENV "OPENSCC_HOSTS_MPI_ENV"
+#define LAUNCH_HOSTS_JOB_ENV "OPENSCC_HOSTS_JOB" /* the head rccerun's pid: the job's number on every host */
 int launch_hosts_hand_over(const struct launch_options *o);
 void launch_hosts_as_agent(void);
 

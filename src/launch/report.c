@@ -14,14 +14,16 @@ static int mpi_job(const struct hw_job *job) { return job->hdr->set.mpi_channel 
 
 void report_ue_name(char *buf, size_t len, const struct hw_job *job, int u) {
   const struct launch_ue_shared *rec = mpi_job(job) ? launch_ue_shared_of(job, u) : NULL;
-  if (rec && __atomic_load_n(&rec->wrapper_pid, __ATOMIC_ACQUIRE) && rec->spawned)
-    snprintf(buf, len, "spawned rank %d (UE %d on core %d)", rec->spawned_rank, u, hw_ue(job, u)->core);
-  else if (rec) snprintf(buf, len, "rank %d (UE %d on core %d)", u, u, hw_ue(job, u)->core);
-  else if (hw_hosts_many(job)) {
-    int core = hw_ue(job, u)->core;
-    snprintf(buf, len, "UE %d (core %d, board %d, host %d)", u, core, chip_board_of_core(&job->hdr->chip, core),
+  int core = hw_ue(job, u)->core;
+  char where[64];
+  if (hw_hosts_many(job)) /* rccerun --hosts: the board and the host too */
+    snprintf(where, sizeof where, "core %d, board %d, host %d", core, chip_board_of_core(&job->hdr->chip, core),
              hw_host_of_core(job, core));
-  } else snprintf(buf, len, "UE %d (core %d)", u, hw_ue(job, u)->core);
+  else snprintf(where, sizeof where, "core %d", core);
+  if (rec && __atomic_load_n(&rec->wrapper_pid, __ATOMIC_ACQUIRE) && rec->spawned)
+    snprintf(buf, len, "spawned rank %d (UE %d on %s)", rec->spawned_rank, u, where);
+  else if (rec) snprintf(buf, len, "rank %d (UE %d on %s)", u, u, where);
+  else snprintf(buf, len, "UE %d (%s)", u, where);
 }
 
 const char *report_finalize_call(const struct hw_job *job) { return mpi_job(job) ? "MPI_Finalize" : "RCCE_finalize"; }

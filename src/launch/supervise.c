@@ -49,7 +49,11 @@
 /* Several hosts: ticks with every host's UEs stuck (or ended) before a
  * deadlock is declared; the hosts' states travel between agents. */
 #define HOSTS_DEADLOCK_SAMPLES 40
-#define GRACE_MS 1000         /* after a UE failed: time the others get to exit on their own */
+#define GRACE_MS 1000 /* after a UE failed: time the others get to exit on their own */
+/* Across hosts, MPI: how long an agent waits for another host's verdict when
+ * its MPI launcher failed or stopped its ranks (that host's agent reports
+ * after its own grace, GRACE_MS, and stopping its UEs). */
+#define REMOTE_VERDICT_MS (2 * GRACE_MS + 1000)
 #define LAUNCHER_TERM_MS 1500 /* MPI jobs: time the launcher gets to stop its ranks after SIGTERM */
 #define STOP_MS 5000          /* time to kill every descendant before naming the survivors */
 #define GRACE_TICK_MS 10
@@ -67,6 +71,7 @@ struct job_run {
   int hosts_stuck_ticks; /* --hosts: ticks with every host's UEs stuck */
   /* MPI jobs: the ranks' exits come from launch.ue, rccerun waits for the launcher. */
   int mpi;
+  int launcher_here; /* the MPI launcher runs on this host (across hosts: host 0's agent starts it) */
   const struct mpi_command *cmd;
   pid_t launcher;
   int launcher_exited, launcher_status;
@@ -264,8 +269,10 @@ static void stop_mpi_job(struct job_run *r) {
     struct launch_ue_shared *rec = launch_ue_shared_of(&r->job, u);
     pid_t pids[2] = {__atomic_load_n(&rec->program_pid, __ATOMIC_ACQUIRE),
                      __atomic_load_n(&rec->wrapper_pid, __ATOMIC_ACQUIRE)};
+    /* Across hosts a rank of this host descends from the MPI launcher's
+     * daemon here, not from this agent: its record (in this host's replica) names it. */
     for (int i = 0; i < 2 && !__atomic_load_n(&rec->exited, __ATOMIC_ACQUIRE); i++)
-      if (pids[i] > 1 && descends_from_rccerun(pids[i])) kill(pids[i], SIGKILL);
+      if (pids[i] > 1 && (host_agent || descends_from_rccerun(pids[i]))) kill(pids[i], SIGKILL);
   }
   stop_descendants();
 }
@@ -288,6 +295,17 @@ static int ue_state(const struct job_run *r, int u) {
   return __atomic_load_n(&hw_ue(&r->job, u)->state, __ATOMIC_ACQUIRE);
 }
 
+/* Another host's verdict on the job if one comes within REMOTE_VERDICT_MS, else 0. */
+static int remote_verdict_within_grace(void) {
+  double end = now_s() + REMOTE_VERDICT_MS / 1000.0;
+  int rc;
+  while ((rc = host_agent->verdict()) == 0 && now_s() < end) {
+    struct timespec tick = {0, GRACE_TICK_MS * 1000000L};
+    nanosleep(&tick, NULL);
+  }
+  return rc;
+}
+
 /* A UE's exit: returns 0 to go on, or an exit code ending the job. */
 static int on_exit_of(struct job_run *r, int u) {
   int st = r->ex[u].status;
@@ -299,7 +317,11 @@ static int on_exit_of(struct job_run *r, int u) {
     return RCCERUN_UE_FAILED;
   }
   if (WIFSIGNALED(st)) {
-    int sig = WTERMSIG(st);
+    int sig = WTERMSIG(st), rc;
+    /* Across hosts, the MPI launcher stops the other ranks once one failed
+     * on another host, whose agent reports that cause. */
+    if (r->mpi && host_agent && (sig == SIGTERM || sig == SIGKILL) && (rc = remote_verdict_within_grace()) != 0)
+      return rc;
     fprintf(stderr, "rccerun: %s crashed: killed by signal %d (%s)%s\n", name, sig, strsignal(sig),
             WCOREDUMP(st) ? ", core dumped" : "");
     return RCCERUN_UE_FAILED;
@@ -385,13 +407,18 @@ static int check_deadlock(struct job_run *r) {
   return RCCERUN_DEADLOCK;
 }
 
+/* Whether UE u runs on another host (rccerun --hosts), whose agent
+ * supervises it; if so it counts as exited here. */
+static int runs_elsewhere(struct job_run *r, int u) {
+  if (hw_host_of_core(&r->job, r->o->job.ue_core[u]) == r->job.hdr->set.host) return 0;
+  r->ex[u].remote = r->ex[u].exited = 1;
+  return 1;
+}
+
 static int spawn(struct job_run *r, const sigset_t *orig) {
   pid_t launcher = getpid();
   for (int u = 0; u < r->o->job.nue; u++) {
-    if (hw_host_of_core(&r->job, r->o->job.ue_core[u]) != r->job.hdr->set.host) {
-      r->ex[u].remote = r->ex[u].exited = 1; /* another host's agent runs it */
-      continue;
-    }
+    if (runs_elsewhere(r, u)) continue;
     pid_t pid = fork();
     if (pid < 0) {
       fprintf(stderr, "rccerun: cannot start UE %d: %s\n", u, strerror(errno));
@@ -409,6 +436,11 @@ static int spawn(struct job_run *r, const sigset_t *orig) {
 /* An MPI job's launcher: rccerun's one child, in a process group of its own
  * (so a terminal's Ctrl-C reaches rccerun alone); it runs the ranks. */
 static int spawn_launcher(struct job_run *r, const sigset_t *orig) {
+  r->nalive = 0; /* ranks of this host without a recorded exit */
+  for (int u = 0; u < r->o->mpi_world; u++) r->nalive += !runs_elsewhere(r, u);
+  /* The spare UEs of --mpi-spawn-ues count once a spawned rank claims one. */
+  for (int u = r->o->mpi_world; u < r->o->job.nue; u++) r->ex[u].spare = r->ex[u].exited = 1;
+  if (!r->launcher_here) return 0; /* across hosts: host 0's launcher starts this host's ranks too */
   pid_t self = getpid(), pid = fork();
   if (pid < 0) {
     fprintf(stderr, "rccerun: cannot start %s: %s\n", r->cmd->name, strerror(errno));
@@ -420,9 +452,6 @@ static int spawn_launcher(struct job_run *r, const sigset_t *orig) {
   }
   setpgid(pid, pid); /* also from the parent: no race with the first signal */
   r->pgid = r->launcher = pid;
-  r->nalive = r->o->mpi_world; /* ranks without a recorded exit */
-  /* The spare UEs of --mpi-spawn-ues count once a spawned rank claims one. */
-  for (int u = r->o->mpi_world; u < r->o->job.nue; u++) r->ex[u].spare = r->ex[u].exited = 1;
   return 0;
 }
 
@@ -503,12 +532,15 @@ static int reap_exited(struct job_run *r, int judge) {
 }
 
 /* Whether the job goes on: a UE is alive, or an MPI job's launcher runs. */
-static int job_running(const struct job_run *r) { return r->mpi ? !r->launcher_exited : r->nalive > 0; }
+static int job_running(const struct job_run *r) { return r->launcher_here ? !r->launcher_exited : r->nalive > 0; }
 
 /* An MPI job's launcher ended with no rank failure recorded: the job is done
  * if it succeeded and every rank's exit was recorded. */
 static int on_launcher_exit(struct job_run *r) {
-  int st = r->launcher_status;
+  int st = r->launcher_status, rc;
+  /* Across hosts the launcher ends when a rank of another host failed, which
+   * that host's agent reports: its verdict, without a second message. */
+  if (host_agent && !(WIFEXITED(st) && WEXITSTATUS(st) == 0) && (rc = remote_verdict_within_grace()) != 0) return rc;
   if (WIFSIGNALED(st)) {
     fprintf(stderr, "rccerun: %s was killed by signal %d (%s)\n", r->cmd->name, WTERMSIG(st), strsignal(WTERMSIG(st)));
     return RCCERUN_UE_FAILED;
@@ -538,7 +570,7 @@ static int every_live_ue_stuck(const struct job_run *r) {
  * for the launcher (the other ranks asleep in MPI say nothing about that);
  * an RCCE job's ends once every live UE is stuck in the runtime. */
 static int grace_over(const struct job_run *r) {
-  if (r->mpi) return !job_running(r);
+  if (r->launcher_here) return !job_running(r);
   return r->nalive == 0 || every_live_ue_stuck(r);
 }
 
@@ -592,7 +624,7 @@ static int supervise(struct job_run *r, const sigset_t *watched) {
       return RCCERUN_TIMEOUT;
     }
   }
-  int rc = r->mpi ? on_launcher_exit(r) : 0;
+  int rc = r->launcher_here ? on_launcher_exit(r) : 0;
   if (!rc) warn_unfinalized(r);
   return rc;
 }
@@ -604,6 +636,7 @@ int launch_run(const struct launch_options *o) {
   memset(&r, 0, sizeof r);
   r.o = o;
   r.mpi = o->mpi != LAUNCH_MPI_NONE;
+  r.launcher_here = r.mpi && o->job.set.host == 0;
   if (r.mpi && mpi_command_build(o, &cmd) != 0) return RCCERUN_SETUP; /* before anything starts */
   r.cmd = &cmd;
   launch_python_env();

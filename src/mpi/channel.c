@@ -23,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../hw/hosts.h"
 #include "../hw/wait.h"
 #include "../timing/timing.h"
 #include "channel_internal.h"
@@ -171,11 +172,11 @@ static void stream_out(struct mpi_out_packet *p, unsigned char *dst, uint64_t n)
     uint64_t k;
     if (p->sent < MPI_PACKET_HEADER) {
       k = min_u64(n, MPI_PACKET_HEADER - p->sent);
-      memcpy(dst, p->header + p->sent, k);
+      hw_mpb_copy(chan.job, dst, p->header + p->sent, k);
     } else {
       const struct iovec *v = &p->iov[p->iov_index];
       k = min_u64(n, v->iov_len - p->iov_offset);
-      if (k) memcpy(dst, (const unsigned char *)v->iov_base + p->iov_offset, k);
+      if (k) hw_mpb_copy(chan.job, dst, (const unsigned char *)v->iov_base + p->iov_offset, k);
       p->iov_offset += k;
       if (p->iov_offset == v->iov_len) {
         p->iov_index++;
@@ -275,13 +276,17 @@ static void publish_round(int dest, unsigned char *ews, uint32_t round, uint64_t
   struct chan_tx *t = &chan.tx[dest];
   struct chan_meta *m = chan_meta_of(ews);
   uint8_t seq = (uint8_t)(t->seq + 1);
-  m->round_bytes = (uint16_t)round;
-  m->packet_lo = (uint32_t)packet;
-  m->packet_hi = (uint16_t)(packet >> 32);
-  if (chan.g.gews_chunks) m->gews_mask = mask;
-  m->checksum = meta_checksum(round, packet, mask, seq);
+  /* The sender's fields, composed here and written as the SCC wrote lines;
+   * the receiver's recv_seq between them is left alone. */
+  struct chan_meta mine = {.checksum = meta_checksum(round, packet, mask, seq),
+                           .round_bytes = (uint16_t)round,
+                           .packet_lo = (uint32_t)packet,
+                           .packet_hi = (uint16_t)(packet >> 32),
+                           .gews_mask = mask};
+  hw_mpb_copy(chan.job, m, &mine, offsetof(struct chan_meta, recv_seq));
+  if (chan.g.gews_chunks) hw_mpb_copy(chan.job, &m->gews_mask, &mine.gews_mask, sizeof mine.gews_mask);
   if (timing_enabled) timing_flag_write(&m->send_seq, SEND_SEQ_SLOT, seq);
-  __atomic_store_n(&m->send_seq, seq, __ATOMIC_RELEASE);
+  hw_mpb_store8(chan.job, &m->send_seq, seq);
   chan_tell(dest, 0);
   hw_ring(chan.job, dest);
   t->seq = seq;
@@ -500,9 +505,9 @@ static void receive_round(int src) {
   }
   /* The EWS and the chunks are free again: my receive sequence, then the sender's doorbell. */
   if (timing_enabled) timing_flag_write(&m->recv_seq, RECV_SEQ_SLOT, seq);
-  __atomic_store_n(&m->recv_seq, seq, __ATOMIC_RELEASE);
+  hw_mpb_store8(chan.job, &m->recv_seq, seq);
   chan_tell(src, 1);
-  hw_ring(chan.job, src);
+  hw_mpb_ring(chan.job, src); /* the sender polls my MPB: on another host the ring travels */
   r->seq = seq;
   chan.stats->rounds_recv++;
   if (r->got == r->packet_bytes) packet_received(src);
@@ -557,7 +562,8 @@ static int rck_open(enum mpi_channel_kind kind, char *err, size_t errlen) {
   }
   chan.gews_free = all_chunks();
   chan.ue_shared = mpi_ue_shared_of(chan.job, 0);
-  chan.news = !timing_enabled && chan.nue >= CHAN_NEWS_MIN_UES;
+  /* No news across hosts (rccerun --hosts): the bits are host memory, not MPB. */
+  chan.news = !timing_enabled && chan.nue >= CHAN_NEWS_MIN_UES && !hw_hosts_many(chan.job);
   all_due();
   resume_sequences();
   chan_copy_open();

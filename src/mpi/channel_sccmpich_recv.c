@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "../hw/hosts.h"
 #include "../hw/wait.h"
 #include "../timing/timing.h"
 #include "channel_sccmpich.h"
@@ -65,7 +66,7 @@ static void acknowledge(int src) {
   uint32_t *w = (uint32_t *)sccm_ack_flag(src, chan.me);
   uint32_t ack = sccm_ack(++r->ack_writes, r->seq, r->grants);
   if (timing_enabled) timing_flag_write(w, 0, ack);
-  __atomic_store_n(w, ack, __ATOMIC_RELEASE);
+  hw_mpb_store32(chan.job, w, ack);
   hw_ring(chan.job, src);
 }
 

@@ -7,6 +7,7 @@
  * rendezvous buffer while the receiver still reads chunk k from the other. */
 #include <string.h>
 
+#include "../hw/hosts.h"
 #include "../hw/wait.h"
 #include "../timing/timing.h"
 #include "channel_sccmpich.h"
@@ -30,7 +31,7 @@ static void take(struct mpi_out_packet *p, unsigned char *dst, uint64_t n) {
         p->iov_offset = 0;
       }
     }
-    if (k) memcpy(dst, src, k);
+    if (k) hw_mpb_copy(chan.job, dst, src, k);
     dst += k;
     n -= k;
     p->sent += k;
@@ -54,7 +55,7 @@ static void fill_probe(int dest, const void *prefix, uint32_t pre, struct mpi_ou
   unsigned char *probe = sccm_probe(dest, chan.me);
   uint32_t line = sccm.g.line;
   if (timing_enabled && SCCM_SYNC_BYTES + pre + n > line) timing_mpb_copy(probe + line, line, 1);
-  if (pre) memcpy(probe + SCCM_SYNC_BYTES, prefix, pre);
+  if (pre) hw_mpb_copy(chan.job, probe + SCCM_SYNC_BYTES, prefix, pre);
   take(p, probe + SCCM_SYNC_BYTES + pre, n);
 }
 
@@ -66,7 +67,7 @@ static void announce(int dest, enum sccm_kind kind, uint32_t half, uint32_t byte
   uint8_t seq = (uint8_t)(t->seq + 1);
   uint32_t sync = sccm_sync(seq, kind, half, bytes);
   if (timing_enabled) timing_flag_write(w, 0, sync);
-  __atomic_store_n(w, sync, __ATOMIC_RELEASE);
+  hw_mpb_store32(chan.job, w, sync);
   hw_ring(chan.job, dest);
   t->seq = seq;
   t->in_flight = 1;

@@ -17,7 +17,12 @@
 struct prov_process prov_g = {.ue = -1};
 pthread_mutex_t prov_lock = PTHREAD_RECURSIVE_MUTEX_INITIALIZER_NP;
 
-int prov_job_id(void) { return prov_g.job.hdr->launcher_pid; }
+/* The job's number in the provider's addresses: every host's replica of a
+ * job across hosts has its own launcher (the host's agent). */
+int prov_job_id(void) {
+  const struct hw_header *h = prov_g.job.hdr;
+  return h->set.hosts_job ? h->set.hosts_job : h->launcher_pid;
+}
 
 /* A failure the user must see: the MPI library only reports the error code. */
 static int fail(const char *what, int code) {

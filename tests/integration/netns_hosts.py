@@ -62,6 +62,10 @@ def namespaced_hosts(count: int):
             "OMPI_MCA_oob_tcp_if_include": subnet,
             "OMPI_MCA_btl_tcp_if_include": subnet,
             "PMIX_MCA_gds": "hash",
+            # MPICH's hydra (rccerun --hosts --mpi mpich): the same rsh agent, the namespaces' interface
+            "HYDRA_LAUNCHER": "rsh",
+            "HYDRA_LAUNCHER_EXEC": str(RSH_AGENT),
+            "HYDRA_IFACE": "eth0",
         }
     finally:
         for ns in made:

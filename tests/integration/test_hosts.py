@@ -298,3 +298,77 @@ def test_deadlock_across_hosts(build, compile_program, scratch, hosts):
     assert "deadlock: every running UE on every host is blocked in the runtime" in res.err, res
     assert ("UE 0 (core 0, board 0, host 0): blocked in RCCE_recv, waiting for data from UE 1 (core 48, board 1, "
             "host 1)") in res.err, res
+
+
+# --- MPI across hosts (docs/cluster.md "MPI across hosts") ---------------------------------------------
+MPI_CORES = ("--boards", 2, "--cores", "0-3,48-51")  # 8 ranks: 0-3 on host 0, 4-7 on host 1
+
+
+def mpi_program(mpi, scratch, name):
+    from test_mpi_launch import mpi_program as built_with_mpicc
+    return built_with_mpicc(mpi, name, scratch)
+
+
+@pytest.mark.parametrize("mpi,channel", [("openmpi", "rckmpi"), ("openmpi", "rckmpi-original"),
+                                         ("openmpi", "sccmpich"), ("mpich", "rckmpi"), ("mpich", "sccmpich-normal")])
+def test_mpi_stress_across_hosts(build, scratch, hosts, mpi, channel):
+    """tests/mpi/stress.c (point-to-point 0 B..4 MiB with every byte checked, any-source, probe, every
+    collective, communicators, datatypes, one-sided) with half its ranks on each host: the library's
+    launcher (mpirun, hydra) started by host 0's agent, every byte through the channel over the
+    emulated MPBs and the agents' link.  The channel's statistics of every host reach the summary:
+    what was sent arrived."""
+    prog = mpi_program(mpi, scratch, "stress")
+    job = scratch / f"job-{mpi}-{channel}"
+    res = on_hosts(build, scratch, hosts, 2, "--mpi", mpi, "--mpi-channel", channel, "-nue", 8, *MPI_CORES,
+                   "--trace", "counters", "--job-dir", job, prog)
+    assert res.rc == lib.RC_OK, res
+    assert "stress: OK (8 ranks, up to 4194304 bytes)" in res.out, res
+    ues = json.loads((job / "summary.json").read_text())["ues"]
+    assert [u["host"] for u in ues] == [0] * 4 + [1] * 4
+    assert all(u["mpi"]["packets_sent"] > 0 and u["mpi"]["packets_recv"] > 0 for u in ues), ues
+    assert sum(u["mpi"]["bytes_sent"] for u in ues) == sum(u["mpi"]["bytes_recv"] for u in ues), ues
+
+
+@pytest.mark.parametrize("mpi,rank,where", [("openmpi", 2, "core 2, board 0, host 0"),
+                                            ("openmpi", 5, "core 49, board 1, host 1"),
+                                            ("mpich", 5, "core 49, board 1, host 1")])
+def test_mpi_rank_crash_on_any_host_ends_the_job(build, scratch, hosts, mpi, rank, where):
+    """The crashing rank is named once, by its host's agent; the ranks the launcher stops after it are
+    not reported as crashes of their own, nor the launcher's failure; nothing of the job is left on any
+    host."""
+    prog = mpi_program(mpi, scratch, "crash")
+    res = on_hosts(build, scratch, hosts, 2, "--mpi", mpi, "-nue", 8, *MPI_CORES, prog, rank)
+    assert res.rc == lib.RC_UE_FAILED, res
+    assert [ln for ln in res.err_lines if ln.startswith("rccerun: rank")] == [
+        f"rccerun: rank {rank} (UE {rank} on {where}) crashed: killed by signal 11 (Segmentation fault)"], res
+    assert not [ln for ln in res.err_lines if "exited with status" in ln], res
+    assert f"crash: rank {rank} writes through a null pointer" in res.err_lines, res
+    assert lib.run(["pgrep", "-f", str(prog)]).out == ""
+    assert not [s for s in os.listdir("/dev/shm") if s.startswith(f"openscc-{lib.UID}-")]
+
+
+def test_mpi_deadlock_across_hosts(build, scratch, hosts):
+    prog = mpi_program("openmpi", scratch, "deadlock")
+    res = on_hosts(build, scratch, hosts, 2, "--mpi", "openmpi", "-nue", 4, "--boards", 2, "--cores", "0,1,48,49",
+                   "--timeout", 60, prog)
+    assert res.rc == lib.RC_DEADLOCK, res
+    for host, ranks in ((0, (0, 1)), (1, (2, 3))):
+        head = res.err_lines.index("rccerun: deadlock: every running UE on every host is blocked in the runtime and "
+                                   f"none can proceed (host {host}:)")
+        core = (0, 1, 48, 49)
+        assert res.err_lines[head + 1:head + 3] == [
+            f"  rank {r} (UE {r} on core {core[r]}, board {host}, host {host}): waiting in MPI for a packet or a "
+            "free EWS" for r in ranks], res
+
+
+def test_mpi_across_hosts_errors(build, scratch, hosts):
+    names, _ = hosts
+    app = build.app("hello")
+    res = rccerun(build, "--hosts", hostfile(scratch, names[:2]), "--mpi", "openmpi", "--mpi-spawn-ues", 2, "-nue",
+                  4, "--boards", 2, app)
+    assert res.rc == lib.RC_USAGE and "--mpi-spawn-ues does not run across hosts yet" in res.err, res
+    # ranks 0 and 2 on host 0, rank 1 on host 1: mpirun starts a host's ranks as one block
+    res = on_hosts(build, scratch, hosts, 2, "--mpi", "openmpi", "-nue", 3, "--boards", 2, "--cores", "0,48,1", app)
+    assert res.rc == lib.RC_USAGE, res
+    assert ("rccerun: --mpi across hosts starts each host's ranks as one block: rank 1 runs on host 1 "
+            f"({names[1]}), rank 2 on host 0 ({names[0]})") in res.err, res

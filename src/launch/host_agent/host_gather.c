@@ -12,13 +12,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../mpi/mpi_shared.h"
 #include "../../rcce/rcce_shared.h"
 #include "../../trace/trace_export.h"
 
 /* Clock samples per host: the one with the shortest round trip is kept. */
 #define CLOCK_SAMPLES 8
 
-/* What travels per UE, before its trace block (hw_trace_ue_bytes). */
+/* What travels per UE, before its channel statistics (an MPI job's) and its
+ * trace block (hw_trace_ue_bytes). */
 struct ue_head {
   uint64_t sleeps;
   struct rcce_ue_counters counters;
@@ -77,6 +79,8 @@ static void answer_clock(MPI_Comm comm) {
 static void send_ue(MPI_Comm comm, const struct hw_job *job, int ue, int tracing) {
   struct ue_head head = {hw_ue(job, ue)->sleeps, rcce_ue_shared_of(job, ue)->counters};
   MPI_Send(&head, sizeof head, MPI_BYTE, 0, HOST_TAG_UE, comm);
+  if (job->hdr->set.mpi_library) /* the channel's statistics (an MPI job) */
+    MPI_Send(mpi_ue_shared_of(job, ue), sizeof(struct mpi_ue_shared), MPI_BYTE, 0, HOST_TAG_UE, comm);
   if (!tracing) return;
   events_to_ns(job, ue);
   MPI_Send(hw_trace(job, ue), (int)block_bytes(job, ue), MPI_BYTE, 0, HOST_TAG_UE, comm);
@@ -87,6 +91,9 @@ static void receive_ue(MPI_Comm comm, const struct hw_job *job, int ue, int from
   MPI_Recv(&head, sizeof head, MPI_BYTE, from, HOST_TAG_UE, comm, MPI_STATUS_IGNORE);
   hw_ue(job, ue)->sleeps = head.sleeps;
   rcce_ue_shared_of(job, ue)->counters = head.counters;
+  if (job->hdr->set.mpi_library)
+    MPI_Recv(mpi_ue_shared_of(job, ue), sizeof(struct mpi_ue_shared), MPI_BYTE, from, HOST_TAG_UE, comm,
+             MPI_STATUS_IGNORE);
   if (!tracing) return;
   /* The block's size follows from its event count, known only once it is here. */
   MPI_Recv(hw_trace(job, ue), (int)job->hdr->trace_ue_bytes, MPI_BYTE, from, HOST_TAG_UE, comm, MPI_STATUS_IGNORE);

@@ -5,6 +5,8 @@
  * link that keeps the replicas' MPBs alike (host_link.h). */
 #include <mpi.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "../options.h"
@@ -15,7 +17,24 @@
 static int me, hosts;
 static MPI_Comm gather_comm; /* host_gather.h */
 
+/* An MPI job's ranks are started by host 0's mpirun (mpi_hosts.c); each
+ * opens its host's replica through the agent's descriptor, whose name is
+ * gone already: every agent's /proc/PID/fd/FD goes to host 0, in host
+ * order, for the ranks' wrappers (OPENSCC_SHM_PATHS, rank/openscc_rank.c). */
+static void share_segment_paths(const struct hw_job *job) {
+  int mine[2] = {(int)getpid(), job->fd}, all[2 * HW_MAX_HOSTS];
+  MPI_Gather(mine, 2, MPI_INT, all, 2, MPI_INT, 0, gather_comm);
+  if (me != 0) return;
+  char paths[HW_MAX_HOSTS * 40] = "";
+  for (int h = 0; h < hosts; h++) {
+    size_t used = strlen(paths);
+    snprintf(paths + used, sizeof paths - used, "%s/proc/%d/fd/%d", h ? ":" : "", all[2 * h], all[2 * h + 1]);
+  }
+  setenv("OPENSCC_SHM_PATHS", paths, 1);
+}
+
 static void started(struct hw_job *job) {
+  if (job->hdr->set.mpi_library) share_segment_paths(job);
   if (host_link_start(job, me, hosts) != 0) {
     fprintf(stderr, "rccerun: host %d: cannot start the link to the other hosts\n", me);
     MPI_Abort(MPI_COMM_WORLD, RCCERUN_SETUP);

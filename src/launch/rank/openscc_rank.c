@@ -24,6 +24,7 @@
 
 #include "../../chip/text_input.h"
 #include "../fixed_addresses.h"
+#include "../../hw/hosts.h"
 #include "../launch_shared.h"
 
 /* The rank's variable of each launcher: Open MPI, MPICH's hydra (PMI-1/2), PMIx. */
@@ -160,8 +161,34 @@ static struct launch_ue_shared *claim_spare_ue(const struct hw_job *job, int wor
   exit(SETUP_FAILED);
 }
 
+/* Across hosts (rccerun --hosts, launch/mpi_hosts.c): the replica of the
+ * host that runs `rank`, among the agents' descriptors in OPENSCC_SHM_PATHS
+ * (/proc/PID/fd/FD, one per host; another host's may not exist here, or be
+ * reachable when the "hosts" share a machine: the replica says its host). */
+static int attach_host_replica(struct hw_job *job, const char *paths, int rank) {
+  char list[4096], err[512] = "no replica listed";
+  snprintf(list, sizeof list, "%s", paths);
+  char *save = NULL;
+  for (char *path = strtok_r(list, ":", &save); path; path = strtok_r(NULL, ":", &save)) {
+    int fd = open(path, O_RDWR | O_CLOEXEC);
+    if (fd < 0) {
+      snprintf(err, sizeof err, "cannot open %s: %s", path, strerror(errno));
+      continue;
+    }
+    if (hw_job_attach(fd, job, err, sizeof err) == 0) {
+      if (rank < (int)job->hdr->nue && hw_host_of_ue(job, rank) == job->hdr->set.host) return fd;
+      snprintf(err, sizeof err, "%s is host %d's replica", path, job->hdr->set.host);
+      hw_job_detach(job);
+    }
+    close(fd);
+  }
+  fail("rank %d finds its host's replica of the job in none of %s (last: %s)", rank, paths, err);
+}
+
 /* The job segment named by rccerun, checked like a UE's (layout hash). */
-static int attach(struct hw_job *job) {
+static int attach(struct hw_job *job, int rank) {
+  const char *paths = getenv("OPENSCC_SHM_PATHS");
+  if (paths && *paths) return attach_host_replica(job, paths, rank);
   const char *name = getenv("OPENSCC_SHM_NAME");
   if (!name || !*name) fail("OPENSCC_SHM_NAME is not set: openscc-rank runs under rccerun --mpi");
   int fd = shm_open(name, O_RDWR, 0); /* close-on-exec: the program gets it only explicitly */
@@ -222,7 +249,7 @@ int main(int argc, char **argv) {
   if (argc < 2) fail("usage: openscc-rank PROGRAM [ARGS...] (started by rccerun --mpi's MPI launcher)");
   int rank = rank_from_environment();
   struct hw_job job;
-  int fd = attach(&job), world = world_size(&job), ue = rank;
+  int fd = attach(&job, rank), world = world_size(&job), ue = rank;
   struct launch_ue_shared *rec =
       spawned_process() ? claim_spare_ue(&job, world, rank, &ue) : claim_world_ue(&job, world, rank);
   sigset_t orig;
