@@ -239,6 +239,32 @@ def test_an_interrupt_ends_every_host(build, compile_program, scratch, hosts):
     assert "rccerun: interrupted by Interrupt; mpirun stopped the UEs of every host" in err, err
 
 
+def running(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except FileNotFoundError:
+        return False
+
+
+def test_killing_rccerun_stops_every_host(build, compile_program, scratch, hosts):
+    """kill -9 of rccerun itself: mpirun gets SIGTERM (PR_SET_PDEATHSIG), stops every agent, and each
+    agent's UEs die with it: nothing of the job keeps running on any host."""
+    prog = compile_program(build, "crash")
+
+    def kill_and_watch(rccerun, agents):
+        ues = [int(p) for p in lib.run(["pgrep", "-f", f"^{prog} hang"]).out.split()]
+        assert len(ues) == 4, ues
+        rccerun.kill()
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline and any(running(p) for p in agents + ues):
+            time.sleep(0.1)
+        assert not [p for p in agents + ues if running(p)]
+
+    rc, _ = hang_on_two_hosts(build, compile_program, scratch, hosts, kill_and_watch)
+    assert rc == -signal.SIGKILL
+
+
 def test_only_rccerun_reads_the_hosts_file(build, scratch, hosts):
     """The agents get the host names from rccerun: the hosts file need not exist on the hosts (the rsh agent
     removes it before it starts anything there)."""
