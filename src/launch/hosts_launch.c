@@ -12,6 +12,7 @@
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "hosts_launch.h"
@@ -52,6 +53,18 @@ static int add_exports(char **argv, int n, int max) {
       argv[n++] = strndup(*e, strcspn(*e, "="));
     }
   return n;
+}
+
+/* MPICH's ranks leave their segments in /dev/shm when they are killed
+ * (mpi_launch.c): host 0's agent sweeps them after its ranks, but a lost
+ * host's agent dies with mpirun's SIGKILL before its sweep.  rccerun sweeps
+ * its own machine's once mpirun is back, giving ranks still dying 2 s to go;
+ * another machine's are left to the next job there. */
+static void sweep_mpich_segments(const struct timespec *started) {
+  for (int i = 0; i < 20 && mpi_remove_orphaned_mpich_segments(started) > 0; i++) {
+    struct timespec tick = {0, 100000000L};
+    nanosleep(&tick, NULL);
+  }
 }
 
 int launch_hosts_run(const struct launch_options *o, int argc, char **argv) {
@@ -99,6 +112,9 @@ int launch_hosts_run(const struct launch_options *o, int argc, char **argv) {
     setenv("OMPI_ALLOW_RUN_AS_ROOT", "1", 1);
     setenv("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1", 1);
   }
+  struct timespec started;
+  clock_gettime(CLOCK_REALTIME, &started);
+  started.tv_sec -= 1; /* file systems may stamp times at a coarser granularity */
   struct sigaction fwd = {.sa_handler = forward_signal};
   sigemptyset(&fwd.sa_mask);
   mpirun_pid = fork();
@@ -133,5 +149,6 @@ int launch_hosts_run(const struct launch_options *o, int argc, char **argv) {
               "the UEs of every host\n",
               rc - RCCERUN_SIGNALLED, strsignal(rc - RCCERUN_SIGNALLED));
   } else fprintf(stderr, "rccerun: cannot start %s: %s\n", mpirun, strerror(errno));
+  if (o->mpi == LAUNCH_MPI_MPICH) sweep_mpich_segments(&started);
   return rc;
 }

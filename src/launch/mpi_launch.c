@@ -377,18 +377,21 @@ static int segment_in_use(const char *name) {
   return used;
 }
 
-static void remove_orphaned_mpich_segments(const struct timespec *since) {
+int mpi_remove_orphaned_mpich_segments(const struct timespec *since) {
   DIR *d = opendir(SHM_DIR);
-  if (!d) return;
+  if (!d) return 0;
+  int in_use = 0;
   struct dirent *e;
   while ((e = readdir(d)) != NULL) {
     struct stat st;
     if (!is_mpich_segment(e->d_name) || fstatat(dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0 ||
-        st.st_uid != geteuid() || !newer_than(&st.st_ctim, since) || segment_in_use(e->d_name))
+        st.st_uid != geteuid() || !newer_than(&st.st_ctim, since))
       continue;
-    unlinkat(dirfd(d), e->d_name, 0);
+    if (segment_in_use(e->d_name)) in_use++;
+    else unlinkat(dirfd(d), e->d_name, 0);
   }
   closedir(d);
+  return in_use;
 }
 
 int mpi_command_build(const struct launch_options *o, struct mpi_command *c) {
@@ -459,7 +462,7 @@ void mpi_command_exec(const struct mpi_command *c, const char *shm_name, int nue
 void mpi_command_free(struct mpi_command *c) {
   if (c->tmpdir[0]) remove_tree(c->tmpdir);
   c->tmpdir[0] = '\0';
-  if (c->mpich && c->argv) remove_orphaned_mpich_segments(&c->started);
+  if (c->mpich && c->argv) mpi_remove_orphaned_mpich_segments(&c->started);
   free(c->argv);
   c->argv = NULL;
 }

@@ -60,6 +60,10 @@ int mpi_hosts_exports(const struct mpi_command *c, const char **out, int max);
 void mpi_hosts_forget_enclosing_job(void);
 #define MPI_HOSTS_MAX_EXPORTS 128
 
+/* MPICH's per-rank segments in /dev/shm created since `since` that nothing
+ * has open or mapped any more are removed; returns how many are still in use. */
+int mpi_remove_orphaned_mpich_segments(const struct timespec *since);
+
 /* Open MPI's launcher on PATH (mpirun.openmpi, else mpirun) into out: 1 found, 0 not. */
 int mpi_find_openmpi_launcher(char *out, size_t len);
 

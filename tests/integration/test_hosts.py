@@ -191,26 +191,26 @@ def test_timeout_on_hosts(build, compile_program, scratch, hosts):
     assert "timeout: the job ran longer than 2 s" in res.err, res
 
 
-def hang_on_two_hosts(build, compile_program, scratch, hosts, act):
-    """crash.c's hang mode on 4 UEs of two hosts; once every UE is ready, act(rccerun's process, the pids of
-    the job's two agents).  Returns (rccerun's exit code, its stderr)."""
+def hang_on_two_hosts(build, compile_program, scratch, hosts, act, job=None, ready_text="ready", ready_count=4):
+    """A job on 4 UEs of two hosts (rccerun's options and program `job`; crash.c's hang mode by default); once
+    ready_count lines of its output say ready_text, act(rccerun's process, the pids of the job's two agents).
+    Returns (rccerun's exit code, its output: stdout and stderr together)."""
     names, env = hosts
-    prog = compile_program(build, "crash")
+    job = job or [compile_program(build, "crash"), "hang"]
     full = lib.base_env(build, **env)
     if build.asan:
         full["ASAN_OPTIONS"] = "detect_leaks=0:abort_on_error=0:handle_segv=0"
     hosts_path = hostfile(scratch, names[:2])
-    cmd = [str(build.rccerun), "--hosts", hosts_path, "-nue", 4, "--boards", 2, "--cores", "0,1,48,49", str(prog),
-           "hang"]
-    p = subprocess.Popen([str(c) for c in cmd], env=full, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    cmd = [str(build.rccerun), "--hosts", hosts_path, "-nue", 4, "--boards", 2, "--cores", "0,1,48,49", *job]
+    p = subprocess.Popen([str(c) for c in cmd], env=full, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
                          start_new_session=True)
     try:
         ready = 0
         deadline = time.monotonic() + 60
-        while ready < 4 and time.monotonic() < deadline:
+        while ready < ready_count and time.monotonic() < deadline:
             line = p.stdout.readline()
-            ready += "ready" in line
-        assert ready == 4
+            ready += ready_text in line
+        assert ready == ready_count
         # this job's agents (not mpirun, whose arguments name them): started with this test's hosts file
         agents = subprocess.run(["pgrep", "-f", f"^{build.dir}/bin/openscc-host-agent --hosts {hosts_path}"],
                                 capture_output=True, text=True).stdout.split()
@@ -221,8 +221,8 @@ def hang_on_two_hosts(build, compile_program, scratch, hosts, act):
         if p.poll() is None:
             os.killpg(p.pid, signal.SIGKILL)
         lib.kill_session_processes()
-        _, err = p.communicate(timeout=60)
-    return p.returncode, err
+        out, _ = p.communicate(timeout=60)
+    return p.returncode, out
 
 
 def test_losing_a_host_ends_the_job(build, compile_program, scratch, hosts):
@@ -230,6 +230,27 @@ def test_losing_a_host_ends_the_job(build, compile_program, scratch, hosts):
                                 lambda rccerun, agents: os.kill(agents[-1], signal.SIGKILL))
     assert rc == 128 + signal.SIGKILL, err
     assert "rccerun: a host left the job: its agent ended by signal 9" in err, err
+
+
+@pytest.mark.parametrize("mpi", ["openmpi", "mpich"])
+def test_losing_a_host_ends_an_mpi_job(build, compile_program, scratch, hosts, mpi):
+    """tests/mpi/spin.c: rank 0 loops outside MPI, the others wait in MPI_Barrier; host 1's agent is killed:
+    the job ends with the lost-host message, and no rank, launcher daemon or segment (OpenSCC's, MPICH's)
+    is left on any host."""
+    prog = mpi_program(mpi, scratch, "spin")
+    since = time.time()
+    rc, out = hang_on_two_hosts(build, compile_program, scratch, hosts,
+                                lambda rccerun, agents: os.kill(agents[-1], signal.SIGKILL),
+                                job=["--mpi", mpi, prog], ready_text="loops forever", ready_count=1)
+    assert rc == 128 + signal.SIGKILL, out
+    assert "rccerun: a host left the job: its agent ended by signal 9" in out, out
+    deadline = time.monotonic() + 10
+    while lib.run(["pgrep", "-f", str(prog)]).out and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert [p for p in lib.run(["pgrep", "-f", str(prog)]).out.split() if running(int(p))] == []
+    left = [f for f in os.listdir("/dev/shm") if f.startswith(f"openscc-{lib.UID}-") or
+            (f.startswith("mpich_shm_") and os.stat(f"/dev/shm/{f}").st_ctime >= since)]
+    assert left == [], left
 
 
 def test_an_interrupt_ends_every_host(build, compile_program, scratch, hosts):
