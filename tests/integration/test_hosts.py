@@ -245,9 +245,9 @@ def test_losing_a_host_ends_an_mpi_job(build, compile_program, scratch, hosts, m
     assert rc == 128 + signal.SIGKILL, out
     assert "rccerun: a host left the job: its agent ended by signal 9" in out, out
     deadline = time.monotonic() + 10
-    while lib.run(["pgrep", "-f", str(prog)]).out and time.monotonic() < deadline:
+    while still_running(prog) and time.monotonic() < deadline:
         time.sleep(0.1)
-    assert [p for p in lib.run(["pgrep", "-f", str(prog)]).out.split() if running(int(p))] == []
+    assert still_running(prog) == []
     left = [f for f in os.listdir("/dev/shm") if f.startswith(f"openscc-{lib.UID}-") or
             (f.startswith("mpich_shm_") and os.stat(f"/dev/shm/{f}").st_ctime >= since)]
     assert left == [], left
@@ -266,6 +266,11 @@ def running(pid: int) -> bool:
             return f.read().rsplit(")", 1)[1].split()[0] != "Z"
     except FileNotFoundError:
         return False
+
+
+def still_running(prog) -> list[int]:
+    """The processes running (not zombies) whose command line names prog."""
+    return [int(p) for p in lib.run(["pgrep", "-f", str(prog)]).out.split() if running(int(p))]
 
 
 def test_killing_rccerun_stops_every_host(build, compile_program, scratch, hosts):
@@ -390,7 +395,7 @@ def test_mpi_rank_crash_on_any_host_ends_the_job(build, scratch, hosts, mpi, ran
         f"rccerun: rank {rank} (UE {rank} on {where}) crashed: killed by signal 11 (Segmentation fault)"], res
     assert not [ln for ln in res.err_lines if "exited with status" in ln], res
     assert f"crash: rank {rank} writes through a null pointer" in res.err_lines, res
-    assert lib.run(["pgrep", "-f", str(prog)]).out == ""
+    assert still_running(prog) == []
     assert not [s for s in os.listdir("/dev/shm") if s.startswith(f"openscc-{lib.UID}-")]
 
 
@@ -419,3 +424,13 @@ def test_mpi_across_hosts_errors(build, scratch, hosts):
     assert res.rc == lib.RC_USAGE, res
     assert ("rccerun: --mpi across hosts starts each host's ranks as one block: rank 1 runs on host 1 "
             f"({names[1]}), rank 2 on host 0 ({names[0]})") in res.err, res
+
+
+def test_mpi_timeout_across_hosts(build, scratch, hosts):
+    """tests/mpi/spin.c: rank 2 (host 1) loops outside MPI for ever; --timeout ends the job on every host."""
+    prog = mpi_program("openmpi", scratch, "spin")
+    res = on_hosts(build, scratch, hosts, 2, "--mpi", "openmpi", "-nue", 4, "--boards", 2, "--cores", "0,1,48,49",
+                   "--timeout", 3, prog, 2)
+    assert res.rc == lib.RC_TIMEOUT, res
+    assert "timeout: the job ran longer than 3 s" in res.err, res
+    assert still_running(prog) == []
