@@ -7,7 +7,9 @@ root only, skipped otherwise).  Side by side, each repeated R times interleaved,
   - cross-host: the same with `--hosts` (board 0 on host 0, board 1 on host 1);
   - each under --scheme lprg (RCCE's default) and rplg;
   - openmpi-tcp: bench/mpi/mpi_bench.c's ping-pong between the same two namespaces with Open MPI's
-    own TCP transport (`--mca btl self,tcp`, one rank per namespace).
+    own TCP transport (`--mca btl self,tcp`, one rank per namespace);
+  - cross-host mpi: the same MPI program under `rccerun --hosts --mpi openmpi` (Open MPI over OpenSCC's
+    provider and the rckmpi channel, its MPB writes crossing hosts as RCCE's do).
 Rows: 8 B half round trip (us) and 1 MiB bandwidth (MB/s: bytes / half round trip).  The issue's
 targets: cross-host 8 B half round trip <= 1.5x Open MPI TCP; 1 MiB >= 0.8x its bandwidth.
 Writes bench/results/hosts.{json,md}.
@@ -31,7 +33,7 @@ from netns_bench import netns_hosts
 TIMEOUT = 300
 MIB = 1 << 20
 ROW = re.compile(r"^\s*(\d+)\s+\d+\s+(\S+)\s+(\S+)\s*$", re.M)
-SETUPS = ("cross-board lprg", "cross-board rplg", "cross-host lprg", "cross-host rplg", "openmpi-tcp")
+SETUPS = ("cross-board lprg", "cross-board rplg", "cross-host lprg", "cross-host rplg", "cross-host mpi", "openmpi-tcp")
 
 
 def pingpong(build, env, hostfile, scheme) -> tuple[float, float]:
@@ -45,13 +47,23 @@ def pingpong(build, env, hostfile, scheme) -> tuple[float, float]:
     return rows[8][0], rows[MIB][1]
 
 
-def openmpi_tcp(exe, env, hostfile) -> tuple[float, float]:
+def mpi_pingpong(launch, exe, env) -> tuple[float, float]:
+    """(8 B half round trip us, 1 MiB MB/s) from mpi_bench's latency test, started by `launch`."""
     def run(size, iters):
-        cmd = ["mpirun", "--quiet", "--hostfile", hostfile, "-np", "2", "--bind-to", "none", "--mca", "btl",
-               "self,tcp", "-x", "PMIX_MCA_gds", exe, "latency", str(size), str(iters)]
-        out = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=TIMEOUT, check=True).stdout
+        out = subprocess.run(launch + [exe, "latency", str(size), str(iters)], env=env, capture_output=True,
+                             text=True, timeout=TIMEOUT, check=True).stdout
         return float(re.search(r"usec=(\S+)", out).group(1))
     return run(8, 10000), MIB / run(MIB, 100)
+
+
+def openmpi_tcp(exe, env, hostfile) -> tuple[float, float]:
+    return mpi_pingpong(["mpirun", "--quiet", "--hostfile", hostfile, "-np", "2", "--bind-to", "none", "--mca", "btl",
+                         "self,tcp", "-x", "PMIX_MCA_gds"], exe, env)
+
+
+def mpi_across_hosts(build, exe, env, hostfile) -> tuple[float, float]:
+    return mpi_pingpong([str(build / "bin" / "rccerun"), "--hosts", hostfile, "--mpi", "openmpi", "-nue", "2",
+                         "--boards", "2", "--cores", "0,48"], exe, env)
 
 
 def main() -> int:
@@ -72,6 +84,8 @@ def main() -> int:
             for s in SETUPS:
                 if s == "openmpi-tcp":
                     runs[s].append(openmpi_tcp(exe, env, hostfile))
+                elif s == "cross-host mpi":
+                    runs[s].append(mpi_across_hosts(build, exe, env, hostfile))
                 else:
                     where, scheme = s.split()
                     runs[s].append(pingpong(build, env, hostfile if where == "cross-host" else None, scheme))
