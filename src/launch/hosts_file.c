@@ -78,11 +78,12 @@ int launch_hosts_hand_over(const struct launch_options *o) {
   char job[16], mpi_env[8192] = "";
   snprintf(job, sizeof job, "%d", (int)getpid());
   /* The MPI variables set here, before mpirun adds its own (mpi_hosts.c). */
-  for (char **e = environ; *e; e++)
-    if (!strncmp(*e, "OMPI_", 5) || !strncmp(*e, "PMIX_", 5) || !strncmp(*e, "OPAL_", 5)) {
-      size_t used = strlen(mpi_env);
-      snprintf(mpi_env + used, sizeof mpi_env - used, "%s%.*s", used ? " " : "", (int)strcspn(*e, "="), *e);
-    }
+  for (char **e = environ; *e; e++) {
+    char name[256];
+    snprintf(name, sizeof name, "%.*s", (int)strcspn(*e, "="), *e);
+    size_t used = strlen(mpi_env);
+    if (mpi_hosts_mpi_variable(name)) snprintf(mpi_env + used, sizeof mpi_env - used, "%s%s", used ? " " : "", name);
+  }
   return setenv(LAUNCH_HOSTS_NAMES_ENV, names, 1) || setenv(LAUNCH_HOSTS_JOB_ENV, job, 1) ||
                  setenv(LAUNCH_HOSTS_MPI_ENV, mpi_env, 1)
              ? -1

@@ -113,8 +113,7 @@ int launch_hosts_run(const struct launch_options *o, int argc, char **argv) {
     setenv("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1", 1);
   }
   struct timespec started;
-  clock_gettime(CLOCK_REALTIME, &started);
-  started.tv_sec -= 1; /* file systems may stamp times at a coarser granularity */
+  mpi_job_files_since(&started);
   struct sigaction fwd = {.sa_handler = forward_signal};
   sigemptyset(&fwd.sa_mask);
   mpirun_pid = fork();

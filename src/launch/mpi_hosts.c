@@ -47,12 +47,17 @@ int mpi_hosts_list(const struct launch_options *o, char *list, size_t len, char 
  * the job's segments, and OpenSCC's and PMIx's own variables. */
 static int enclosing_job_variable(const char *name);
 
+/* Whether the launcher's command sets `name` (mpi_command_build's add_env). */
+static int set_by_command(const struct mpi_command *c, const char *name) {
+  for (int i = 0; i < c->nenv; i++)
+    if (!strcmp(c->env[i][0], name)) return 1;
+  return 0;
+}
+
 static int exported(const struct mpi_command *c, const char *name) {
   if (enclosing_job_variable(name)) return 0;                           /* gone when mpirun starts */
   if (!strcmp(name, "TMPDIR") || !strncmp(name, "PMIX_S", 6)) return 0; /* PMIX_SYSTEM_/SERVER_TMPDIR */
-  for (int i = 0; i < c->nenv; i++)
-    if (!strcmp(c->env[i][0], name)) return 1;
-  return !strncmp(name, "OPENSCC_", 8) || !strncmp(name, "PMIX_MCA_", 9);
+  return set_by_command(c, name) || !strncmp(name, "OPENSCC_", 8) || !strncmp(name, "PMIX_MCA_", 9);
 }
 
 int mpi_hosts_exports(const struct mpi_command *c, const char **out, int max) {
@@ -61,9 +66,7 @@ int mpi_hosts_exports(const struct mpi_command *c, const char **out, int max) {
     if (exported(c, c->env[i][0])) out[n++] = "-x", out[n++] = c->env[i][0];
   for (char **e = environ; *e && n + 2 <= max; e++) {
     char *name = strndup(*e, strcspn(*e, "="));
-    int known = 0;
-    for (int i = 0; i < c->nenv && !known; i++) known = !strcmp(c->env[i][0], name);
-    if (!known && exported(c, name)) out[n++] = "-x", out[n++] = name;
+    if (!set_by_command(c, name) && exported(c, name)) out[n++] = "-x", out[n++] = name; /* not twice */
     else free(name);
   }
   /* Set only when mpirun starts (the agent's start, mpi_command_exec). */
@@ -77,12 +80,15 @@ int mpi_hosts_exports(const struct mpi_command *c, const char **out, int max) {
  * make the program's mpirun refuse to start ("mpirun does not support
  * recursive calls") or join the wrong job.  Kept are those rccerun itself
  * had (LAUNCH_HOSTS_MPI_ENV: the user's settings, e.g. the rsh agent). */
-static int enclosing_job_variable(const char *name) {
+int mpi_hosts_mpi_variable(const char *name) {
   static const char *const prefixes[] = {"OMPI_", "PMIX_", "OPAL_", "ORTE_"};
-  int mpi = 0;
   for (size_t i = 0; i < sizeof prefixes / sizeof prefixes[0]; i++)
-    mpi |= !strncmp(name, prefixes[i], strlen(prefixes[i]));
-  if (!mpi) return 0;
+    if (!strncmp(name, prefixes[i], strlen(prefixes[i]))) return 1;
+  return 0;
+}
+
+static int enclosing_job_variable(const char *name) {
+  if (!mpi_hosts_mpi_variable(name)) return 0;
   const char *kept = getenv(LAUNCH_HOSTS_MPI_ENV);
   char list[8192], padded[300];
   snprintf(list, sizeof list, " %s ", kept ? kept : "");

@@ -377,6 +377,11 @@ static int segment_in_use(const char *name) {
   return used;
 }
 
+void mpi_job_files_since(struct timespec *since) {
+  clock_gettime(CLOCK_REALTIME, since);
+  since->tv_sec -= 1;
+}
+
 int mpi_remove_orphaned_mpich_segments(const struct timespec *since) {
   DIR *d = opendir(SHM_DIR);
   if (!d) return 0;
@@ -436,8 +441,7 @@ int mpi_command_build(const struct launch_options *o, struct mpi_command *c) {
     fprintf(stderr, "rccerun: %s\n", err);
     return -1;
   }
-  clock_gettime(CLOCK_REALTIME, &c->started);
-  c->started.tv_sec -= 1; /* file systems may stamp times at a coarser granularity */
+  mpi_job_files_since(&c->started);
   if (build_argv(o, c, openmpi) != 0 || make_tmpdir(c, openmpi) != 0) {
     mpi_command_free(c);
     return -1;

@@ -58,11 +58,17 @@ void mpi_command_free(struct mpi_command *c);
 int mpi_hosts_list(const struct launch_options *o, char *list, size_t len, char *err, size_t errlen);
 int mpi_hosts_exports(const struct mpi_command *c, const char **out, int max);
 void mpi_hosts_forget_enclosing_job(void);
+/* Whether `name` is one of Open MPI's or PMIx's variables (OMPI_, PMIX_, OPAL_, ORTE_): rccerun
+ * lists its own (LAUNCH_HOSTS_MPI_ENV), the agent's launcher forgets the others. */
+int mpi_hosts_mpi_variable(const char *name);
 #define MPI_HOSTS_MAX_EXPORTS 128
 
 /* MPICH's per-rank segments in /dev/shm created since `since` that nothing
  * has open or mapped any more are removed; returns how many are still in use. */
 int mpi_remove_orphaned_mpich_segments(const struct timespec *since);
+/* Now, as the files of a job starting now will be stamped at the earliest
+ * (a second early: file systems stamp times coarsely). */
+void mpi_job_files_since(struct timespec *since);
 
 /* Open MPI's launcher on PATH (mpirun.openmpi, else mpirun) into out: 1 found, 0 not. */
 int mpi_find_openmpi_launcher(char *out, size_t len);
